@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Every successful JSON answer: `{ success: true, data }` (DESIGN.md "Envelope"). */
+export function okEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+/** Every failure: `{ success: false, message, code }`, plus field details for invalid input. */
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  code: z.string(),
+  details: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .optional()
+    .describe('For invalid input: one entry per rejected field'),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+/** `{ success: true }` alone, for calls whose answer is the status (e.g. DELETE /api/users). */
+export const successOnlySchema = z.object({ success: z.literal(true) });
+
+/** `{ success, message }` answers named by the spec (PUT /api/users/settings, camera settings). */
+export function messageEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), message: z.string(), data });
+}
