@@ -6,9 +6,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * Who may call an endpoint:
  * - `public`: anyone;
  * - `bearer`: a valid ID token;
- * - `verified`: a valid ID token whose email is verified (or exempt).
+ * - `verified`: a valid ID token whose email is verified (or exempt);
+ * - `admin`: the operator's admin token (`npm run admin`).
  */
-export type EndpointAccess = 'public' | 'bearer' | 'verified';
+export type EndpointAccess = 'public' | 'bearer' | 'verified' | 'admin';
 
 export interface Endpoint {
   method: HttpMethod;

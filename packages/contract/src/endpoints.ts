@@ -28,8 +28,10 @@ import {
   userProfileSchema,
   userSettingsSchema,
   verifyPushTokenResponseSchema,
+  waitlistEntrySchema,
   waitlistRequestSchema,
 } from './users.js';
+import { z } from 'zod';
 
 const profile = okEnvelope(userProfileSchema);
 
@@ -267,6 +269,25 @@ export const endpoints = defineEndpoints({
     tags: ['users'],
     body: pushTokenRefRequestSchema,
     response: okEnvelope(verifyPushTokenResponseSchema),
+  },
+
+  // Operator (npm run admin)
+  adminSetSignup: {
+    method: 'POST',
+    path: '/api/admin/signup',
+    access: 'admin',
+    summary: 'Open or close sign-up',
+    tags: ['admin'],
+    body: z.strictObject({ enabled: z.boolean() }),
+    response: okEnvelope(signupStatusSchema),
+  },
+  adminListWaitlist: {
+    method: 'GET',
+    path: '/api/admin/waitlist',
+    access: 'admin',
+    summary: 'Everyone on the waitlist, oldest first',
+    tags: ['admin'],
+    response: okEnvelope(z.array(waitlistEntrySchema)),
   },
 });
 

@@ -14,6 +14,7 @@ export const errorEnvelopeSchema = z.object({
     .array(z.object({ field: z.string(), message: z.string() }))
     .optional()
     .describe('For invalid input: one entry per rejected field'),
+  retryAfterSeconds: z.number().int().optional().describe('With 429: seconds until a retry may succeed'),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 

@@ -1,0 +1,174 @@
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Mailer } from './adapters/mail/mailer.js';
+import { createAdminGuard } from './modules/admin/admin.guard.js';
+import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { createAccessGuards } from './modules/auth/auth.guard.js';
+import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import {
+  createIdTokenSigner,
+  createTokenVerifier,
+  type SigningKey,
+} from './modules/auth/tokens.js';
+import { createSignupRepository } from './modules/signup/signup.repository.js';
+import { registerSignupRoutes } from './modules/signup/signup.routes.js';
+import { createSignupService } from './modules/signup/signup.service.js';
+import { createUsersRepository } from './modules/users/users.repository.js';
+import { registerUserRoutes } from './modules/users/users.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
+import type { Config } from './platform/config.js';
+import type { Database } from './platform/db/client.js';
+import { installErrorHandler, sendRouteNotFound } from './platform/http/error-handler.js';
+import { OneLinePerRequest } from './platform/http/request-log.js';
+import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
+import type { Logger } from './platform/logger.js';
+import { createRateLimiter } from './platform/rate-limiter.js';
+
+export interface Limits {
+  /** Per-IP calls a minute to the auth endpoints worth guessing at. */
+  authPerIpPerMinute: number;
+  /** Sign-in attempts per email address in 15 minutes. */
+  signInPerEmail: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { authPerIpPerMinute: 30, signInPerEmail: 10 };
+
+/** Everything the server is built from; `main.ts` makes them from the config, tests from their own. */
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  database: Database;
+  mailer: Mailer;
+  signingKey: SigningKey;
+  adminToken: string;
+  /** Built web app to serve, if any. */
+  webDistDir?: string | undefined;
+  limits?: Limits;
+}
+
+/** JSON bodies above this are refused with 413. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The composition root: adapters and repositories wired into services and routes by plain arguments. */
+export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+
+  const app = Fastify({
+    loggerInstance: deps.log,
+    logController: new OneLinePerRequest(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('auth', null);
+  installErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Homesitter API',
+        version: '1.0.0',
+        description: 'The API of Homesitter, the AI home sitter for your cameras. Every answer is an envelope: `{success:true, data}` or `{success:false, message, code}`.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  // Repositories and services
+  const authRepo = createAuthRepository(database.db);
+  const signup = createSignupService({
+    repo: createSignupRepository(database.db),
+    enabledByDefault: config.SIGNUP_ENABLED,
+  });
+  const auth = createAuthService({
+    repo: authRepo,
+    signIdToken: createIdTokenSigner(deps.signingKey, config.PUBLIC_URL),
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    isSignupEnabled: signup.isEnabled,
+    signInLimiter: createRateLimiter({ max: limits.signInPerEmail, windowMs: 15 * 60_000 }),
+    log: deps.log,
+  });
+  const users = createUsersService({
+    repo: createUsersRepository(database.db),
+    freeEvents: config.FREE_EVENTS,
+    deleteLocalIdentity: auth.deleteIdentity,
+  });
+  const guards = createAccessGuards({
+    verify: await createTokenVerifier(
+      deps.signingKey,
+      config.PUBLIC_URL,
+      config.AUTH_JWKS_URL && config.AUTH_ISSUER
+        ? { jwksUrl: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }
+        : undefined,
+    ),
+    exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
+    isLocalIdentityVerified: auth.isEmailVerified,
+    admin: createAdminGuard(deps.adminToken),
+  });
+  const rateLimit = { max: limits.authPerIpPerMinute, timeWindow: 60_000 };
+
+  // Routes
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const ready = await database.ping();
+    return reply
+      .status(ready ? 200 : 503)
+      .send(
+        ready
+          ? { success: true, data: { status: 'ready' } }
+          : { success: false, code: 'internal', message: 'Database unreachable' },
+      );
+  });
+  registerAuthRoutes(app, { auth, guards, signingKey: deps.signingKey, rateLimit });
+  registerSignupRoutes(app, { signup, guards, rateLimit });
+  registerUserRoutes(app, { users, guards });
+  registerAdminRoutes(app, { signup, guards });
+
+  // The web app, with history fallback for every non-API GET
+  const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;
+  if (fallback) {
+    app.setNotFoundHandler((req, reply) => {
+      return isAppRoute(req) ? fallback(req, reply) : sendRouteNotFound(req, reply);
+    });
+  }
+
+  return app;
+}

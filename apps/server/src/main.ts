@@ -1,0 +1,42 @@
+import { createServer } from './app.js';
+import { createDeps } from './bootstrap.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const deps = await createDeps(config);
+  const app = await createServer(deps);
+  app.addHook('onClose', async () => {
+    await deps.mailer.close();
+    await deps.database.close();
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    // Fastify stops accepting, lets in-flight requests finish, then runs onClose (database last).
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info(
+    { url: config.PUBLIC_URL, database: deps.database.kind, mail: deps.mailer.kind },
+    'Homesitter is running',
+  );
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import type { SupportedLanguage } from '@homesitter/contract';
+import type { OutgoingMail } from '../../adapters/mail/mailer.js';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+interface MailText {
+  subject: string;
+  intro: string;
+  action: string;
+  outro: string;
+}
+
+const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
+  verify: {
+    en: {
+      subject: 'Confirm your email for Homesitter',
+      intro: 'Welcome to Homesitter! Please confirm your email address so your home sitter can reach you.',
+      action: 'Confirm email address',
+      outro: 'The link works once and expires in 24 hours. If you did not create an account, ignore this mail.',
+    },
+    de: {
+      subject: 'Bestätige deine E-Mail-Adresse für Homesitter',
+      intro:
+        'Willkommen bei Homesitter! Bitte bestätige deine E-Mail-Adresse, damit dein Homesitter dich erreichen kann.',
+      action: 'E-Mail-Adresse bestätigen',
+      outro:
+        'Der Link funktioniert einmal und läuft in 24 Stunden ab. Wenn du kein Konto angelegt hast, ignoriere diese E-Mail.',
+    },
+  },
+  reset: {
+    en: {
+      subject: 'Reset your Homesitter password',
+      intro: 'Someone asked to reset the password of your Homesitter account.',
+      action: 'Choose a new password',
+      outro: 'The link works once and expires in 1 hour. If it was not you, ignore this mail; nothing changes.',
+    },
+    de: {
+      subject: 'Setze dein Homesitter-Passwort zurück',
+      intro: 'Jemand möchte das Passwort deines Homesitter-Kontos zurücksetzen.',
+      action: 'Neues Passwort wählen',
+      outro:
+        'Der Link funktioniert einmal und läuft in 1 Stunde ab. Warst du das nicht, ignoriere diese E-Mail; es ändert sich nichts.',
+    },
+  },
+};
+
+function render(kind: 'verify' | 'reset', language: SupportedLanguage, to: string, link: string): OutgoingMail {
+  const t = TEXTS[kind][language];
+  const text = `${t.intro}\n\n${t.action}: ${link}\n\n${t.outro}\n\nHomesitter`;
+  const html = `<!doctype html><html lang="${language}"><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
+<p>${escapeHtml(t.intro)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#2563eb;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${escapeHtml(t.action)}</a></p>
+<p style="font-size:13px;color:#475569">${escapeHtml(t.outro)}</p>
+<p style="font-size:12px;color:#64748b;word-break:break-all">${escapeHtml(link)}</p>
+</body></html>`;
+  return { to, subject: t.subject, text, html, links: [link] };
+}
+
+export const verificationMail = (language: SupportedLanguage, to: string, link: string) =>
+  render('verify', language, to, link);
+export const passwordResetMail = (language: SupportedLanguage, to: string, link: string) =>
+  render('reset', language, to, link);

@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EMAIL_RESEND_WAIT_S,
+  ID_TOKEN_TTL_S,
+  supportedLanguageSchema,
+  type AuthSession,
+  type SupportedLanguage,
+} from '@homesitter/contract';
+import type { Mailer } from '../../adapters/mail/mailer.js';
+import { commonErrors } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { RateLimiter } from '../../platform/rate-limiter.js';
+import { authErrors } from './auth.errors.js';
+import { passwordResetMail, verificationMail } from './auth.mails.js';
+import type { AuthRepository, Identity } from './auth.repository.js';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
+import { hashOpaqueToken, newIdentityId, newOpaqueToken, type IdTokenSubject } from './tokens.js';
+
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+const VERIFY_CODE_TTL_MS = 24 * 3600 * 1000;
+const RESET_CODE_TTL_MS = 3600 * 1000;
+
+export interface AuthServiceDeps {
+  repo: AuthRepository;
+  signIdToken: (subject: IdTokenSubject) => Promise<string>;
+  mailer: Mailer;
+  publicUrl: string;
+  isSignupEnabled: () => Promise<boolean>;
+  /** Sign-in attempts per email address. */
+  signInLimiter: RateLimiter;
+  log: Logger;
+  now?: () => Date;
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  phone?: string | undefined;
+  language: SupportedLanguage;
+}
+
+/** The rules of our identity provider: accounts, sessions (ID + refresh tokens) and mailed codes. */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { repo, mailer, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function issueSession(identity: Identity, familyId: string = randomUUID()): Promise<AuthSession> {
+    const refresh = newOpaqueToken();
+    await repo.insertRefreshToken({
+      identityId: identity.id,
+      familyId,
+      tokenHash: refresh.hash,
+      expiresAt: new Date(now().getTime() + REFRESH_TOKEN_TTL_MS),
+    });
+    const idToken = await deps.signIdToken({
+      uid: identity.id,
+      email: identity.email,
+      emailVerified: identity.emailVerified,
+    });
+    return {
+      success: true,
+      idToken,
+      refreshToken: refresh.value,
+      expiresIn: ID_TOKEN_TTL_S,
+      user: { uid: identity.id, email: identity.email, emailVerified: identity.emailVerified },
+    };
+  }
+
+  function languageOf(identity: Identity): SupportedLanguage {
+    const parsed = supportedLanguageSchema.safeParse(identity.language);
+    return parsed.success ? parsed.data : 'en';
+  }
+
+  async function mailVerification(identity: Identity): Promise<void> {
+    const code = newOpaqueToken(24);
+    const sentAt = now();
+    await repo.insertCode({
+      identityId: identity.id,
+      purpose: 'verify_email',
+      codeHash: code.hash,
+      expiresAt: new Date(sentAt.getTime() + VERIFY_CODE_TTL_MS),
+    });
+    await repo.setVerificationSentAt(identity.id, sentAt);
+    const link = `${deps.publicUrl}/verify-email?code=${encodeURIComponent(code.value)}`;
+    await mailer.send(verificationMail(languageOf(identity), identity.email, link));
+  }
+
+  return {
+    async signUp(input: SignUpInput): Promise<AuthSession> {
+      if (!(await deps.isSignupEnabled())) throw authErrors.signupDisabled();
+      if (await repo.findIdentityByEmail(input.email)) throw authErrors.emailTaken();
+      const identity = await repo.insertIdentity({
+        id: newIdentityId(),
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        phone: input.phone ?? null,
+        language: input.language,
+      });
+      if (!identity) throw authErrors.emailTaken();
+      try {
+        await mailVerification(identity);
+      } catch (err) {
+        // The account exists either way; the verify-email screen offers "send again".
+        log.error({ err, uid: identity.id }, 'verification mail failed');
+      }
+      return issueSession(identity);
+    },
+
+    async signIn(email: string, password: string): Promise<AuthSession> {
+      const wait = deps.signInLimiter.hit(email);
+      if (wait > 0) throw commonErrors.rateLimited(wait);
+      const identity = await repo.findIdentityByEmail(email);
+      const ok = await verifyPassword(password, identity?.passwordHash ?? (await DUMMY_HASH_PROMISE));
+      if (!identity || !ok) throw authErrors.invalidCredentials();
+      deps.signInLimiter.reset(email);
+      return issueSession(identity);
+    },
+
+    async refresh(refreshToken: string): Promise<AuthSession> {
+      const row = await repo.findRefreshToken(hashOpaqueToken(refreshToken));
+      const at = now();
+      if (!row || row.revokedAt) throw authErrors.refreshTokenInvalid();
+      if (row.rotatedAt) {
+        // A rotated token came back: someone holds a copy. End the whole sign-in for both holders.
+        await repo.revokeFamily(row.familyId, at);
+        log.warn({ familyId: row.familyId }, 'refresh token reused; family revoked');
+        throw authErrors.refreshTokenReused();
+      }
+      if (row.expiresAt <= at) throw authErrors.refreshTokenInvalid();
+      if (!(await repo.markRotated(row.id, at))) {
+        await repo.revokeFamily(row.familyId, at);
+        throw authErrors.refreshTokenReused();
+      }
+      const identity = await repo.findIdentityById(row.identityId);
+      if (!identity) throw authErrors.refreshTokenInvalid();
+      return issueSession(identity, row.familyId);
+    },
+
+    async signOut(refreshToken: string): Promise<void> {
+      const row = await repo.findRefreshToken(hashOpaqueToken(refreshToken));
+      if (row) await repo.revokeToken(row.id, now());
+    },
+
+    async resendVerification(identityId: string): Promise<{ sent: true; retryAfterSeconds: number }> {
+      const identity = await repo.findIdentityById(identityId);
+      if (!identity) throw authErrors.noIdentity();
+      if (identity.emailVerified) throw authErrors.alreadyVerified();
+      if (identity.verificationSentAt) {
+        const elapsed = (now().getTime() - identity.verificationSentAt.getTime()) / 1000;
+        if (elapsed < EMAIL_RESEND_WAIT_S) throw authErrors.resendTooSoon(Math.ceil(EMAIL_RESEND_WAIT_S - elapsed));
+      }
+      await mailVerification(identity);
+      return { sent: true, retryAfterSeconds: EMAIL_RESEND_WAIT_S };
+    },
+
+    async verifyEmail(code: string): Promise<void> {
+      const identityId = await repo.consumeCode(hashOpaqueToken(code), 'verify_email', now());
+      if (!identityId) throw authErrors.verificationCodeInvalid();
+      await repo.markEmailVerified(identityId);
+    },
+
+    async forgotPassword(email: string): Promise<void> {
+      const identity = await repo.findIdentityByEmail(email);
+      // Same answer whether or not the account exists: no account enumeration.
+      if (!identity) return;
+      const code = newOpaqueToken(24);
+      await repo.insertCode({
+        identityId: identity.id,
+        purpose: 'reset_password',
+        codeHash: code.hash,
+        expiresAt: new Date(now().getTime() + RESET_CODE_TTL_MS),
+      });
+      const link = `${deps.publicUrl}/forgot-password?code=${encodeURIComponent(code.value)}`;
+      try {
+        await mailer.send(passwordResetMail(languageOf(identity), identity.email, link));
+      } catch (err) {
+        log.error({ err, uid: identity.id }, 'password reset mail failed');
+      }
+    },
+
+    async resetPassword(code: string, password: string): Promise<void> {
+      const identityId = await repo.consumeCode(hashOpaqueToken(code), 'reset_password', now());
+      if (!identityId) throw authErrors.resetCodeInvalid();
+      await repo.setPasswordHash(identityId, await hashPassword(password));
+      await repo.revokeAllForIdentity(identityId, now());
+      // Following the mailed link proves the address too.
+      await repo.markEmailVerified(identityId);
+    },
+
+    async isEmailVerified(identityId: string): Promise<boolean> {
+      return (await repo.findIdentityById(identityId))?.emailVerified ?? false;
+    },
+
+    async deleteIdentity(identityId: string): Promise<void> {
+      await repo.deleteIdentity(identityId);
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

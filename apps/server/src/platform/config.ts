@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, declared once: name, schema, default and a one-line doc.
+ * `npm run docs:config` renders this list into the README's configuration table.
+ */
+interface Setting<S extends z.ZodType> {
+  schema: S;
+  /** Shown in the README; `undefined` means "unset". */
+  default: string | undefined;
+  doc: string;
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+const optionalUrl = z.union([z.literal(''), z.url()]).optional().transform((v) => (v ? v : undefined));
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+function setting<S extends z.ZodType>(schema: S, defaultValue: string | undefined, doc: string): Setting<S> {
+  return { schema, default: defaultValue, doc };
+}
+
+export const settings = {
+  PORT: setting(z.coerce.number().int().min(0).max(65535), '8080', 'HTTP port of the API and web app'),
+  HOST: setting(z.string().min(1), '0.0.0.0', 'Interface the HTTP server listens on'),
+  DATA_DIR: setting(z.string().min(1), './data', 'Where the embedded database, keys, outbox and media live'),
+  PUBLIC_URL: setting(
+    optionalUrl,
+    undefined,
+    'Public address of the app, used in mailed links (default `http://localhost:PORT`)',
+  ),
+  DATABASE_URL: setting(
+    optionalString,
+    undefined,
+    'PostgreSQL connection string; unset runs the embedded PGlite in `DATA_DIR/db`',
+  ),
+  SMTP_URL: setting(
+    optionalString,
+    undefined,
+    'Outgoing mail, e.g. `smtp://user:pass@smtp.example.com:587`; unset writes mails to `DATA_DIR/outbox`',
+  ),
+  MAIL_FROM: setting(z.string().min(3), 'Homesitter <no-reply@homesitter.local>', 'Sender of outgoing mail'),
+  SIGNUP_ENABLED: setting(
+    bool,
+    'true',
+    'Whether new accounts may sign up (until changed with `npm run admin -- signup on|off`)',
+  ),
+  VERIFICATION_EXEMPT_EMAILS: setting(
+    commaList,
+    '',
+    'Comma-separated emails that may use the app without verifying their address (test accounts)',
+  ),
+  FREE_EVENTS: setting(z.coerce.number().int().min(0), '100', 'Motion events a new user gets before subscribing'),
+  AUTH_PRIVATE_KEY: setting(
+    optionalString,
+    undefined,
+    'Ed25519 private key (PKCS#8 PEM) that signs ID tokens; unset generates one into `DATA_DIR/auth-key.pem`',
+  ),
+  AUTH_JWKS_URL: setting(
+    optionalUrl,
+    undefined,
+    'JWKS of an external OIDC issuer (Firebase Auth, Keycloak…) whose tokens are accepted too',
+  ),
+  AUTH_ISSUER: setting(optionalString, undefined, '`iss` of the external issuer (with `AUTH_JWKS_URL`)'),
+  AUTH_AUDIENCE: setting(optionalString, undefined, '`aud` of the external issuer (with `AUTH_JWKS_URL`)'),
+  ADMIN_TOKEN: setting(
+    optionalString,
+    undefined,
+    'Secret for `npm run admin`; unset generates one into `DATA_DIR/admin-token`',
+  ),
+  TRUST_PROXY: setting(bool, 'false', 'Trust `X-Forwarded-*` headers (set behind a load balancer)'),
+  LOG_LEVEL: setting(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    'info',
+    'pino log level',
+  ),
+  WEB_DIST_DIR: setting(optionalString, undefined, 'Built web app to serve (default `apps/web/dist`)'),
+} as const;
+
+type Settings = typeof settings;
+export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> } & { PUBLIC_URL: string };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, s] of Object.entries(settings) as [string, Setting<z.ZodType>][]) {
+    const raw = env[name] ?? s.default;
+    const parsed = s.schema.safeParse(raw);
+    if (parsed.success) out[name] = parsed.data;
+    else problems.push(`${name}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const config = out as Config;
+  config.PUBLIC_URL = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  if (config.AUTH_JWKS_URL && !config.AUTH_ISSUER) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER is required with AUTH_JWKS_URL');
+  }
+  return config;
+}

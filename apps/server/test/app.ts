@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createServer, type AppDeps, type Limits } from '../src/app.js';
+import { loadSigningKey } from '../src/modules/auth/tokens.js';
+import { loadConfig } from '../src/platform/config.js';
+import type { Database } from '../src/platform/db/client.js';
+import { createLogger } from '../src/platform/logger.js';
+import { codeFromMail, createCaptureMailer } from './capture-mailer.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  mailer: ReturnType<typeof createCaptureMailer>;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  limits?: Limits;
+  database?: Database;
+}
+
+/** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://homesitter.test', ...options.env });
+  const database = options.database ?? (await createTestDatabase());
+  const mailer = createCaptureMailer();
+  const deps: AppDeps = {
+    config,
+    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    database,
+    mailer,
+    signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),
+    adminToken: TEST_ADMIN_TOKEN,
+    limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
+  };
+  const app = await createServer(deps);
+  await app.ready();
+  return {
+    app,
+    database,
+    mailer,
+    deps,
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  uid: string;
+  idToken: string;
+  refreshToken: string;
+  auth: { authorization: string };
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}@example.com`;
+}
+
+/** Signs up through the API; with `verify`, follows the mailed link and refreshes to a verified token. */
+export async function signUp(
+  t: TestApp,
+  options: { email?: string; password?: string; verify?: boolean; profile?: boolean } = {},
+): Promise<TestUser> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? 'correct horse battery';
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-up', payload: { email, password } });
+  if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  let session = res.json<{ idToken: string; refreshToken: string; user: { uid: string } }>();
+  if (options.verify ?? true) {
+    const code = codeFromMail(t.mailer.lastTo(email));
+    const verified = await t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { code } });
+    if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      payload: { refreshToken: session.refreshToken },
+    });
+    session = refreshed.json();
+  }
+  const user: TestUser = {
+    email,
+    password,
+    uid: session.user.uid,
+    idToken: session.idToken,
+    refreshToken: session.refreshToken,
+    auth: { authorization: `Bearer ${session.idToken}` },
+  };
+  if (options.profile ?? true) {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: user.auth,
+      payload: { timezone: 'Europe/Berlin', phone_number: '(555) 123-4567' },
+    });
+    if (created.statusCode !== 201) throw new Error(`profile failed: ${created.statusCode} ${created.body}`);
+  }
+  return user;
+}
