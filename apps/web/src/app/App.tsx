@@ -1,0 +1,48 @@
+import { STALE_TIME_MS } from '@homesitter/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { session } from '../shared/lib/api';
+import { isNativeApp } from '../shared/lib/native';
+import { watchSafeAreaInsets } from '../shared/lib/safeArea';
+import { SESSION_STORAGE_KEY } from '../shared/lib/session';
+import { router } from './router';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: STALE_TIME_MS, retry: 1, refetchOnWindowFocus: true },
+  },
+});
+
+export function App() {
+  useEffect(() => watchSafeAreaInsets(), []);
+  useEffect(
+    () =>
+      session.on((event) => {
+        if (event === 'loggedOut') queryClient.clear();
+      }),
+    [],
+  );
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === SESSION_STORAGE_KEY) session.syncFromStorage();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster
+        position="top-center"
+        theme="dark"
+        richColors
+        closeButton
+        offset={isNativeApp() ? { top: 'calc(var(--safe-top) + 16px)' } : 16}
+        mobileOffset={isNativeApp() ? { top: 'calc(var(--safe-top) + 12px)' } : 12}
+      />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,112 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useParams, type RouteObject } from 'react-router';
+import {
+  CamerasListSkeleton,
+  ChatSkeleton,
+  HighlightsSkeleton,
+  MemoriesListSkeleton,
+  MemoryDetailSkeleton,
+  PageSpinner,
+} from '../shared/ui/Skeletons';
+import { RequireUser, RequireVerified } from './guards';
+import { ScrollToTop } from './layouts/ScrollToTop';
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** Every screen is its own chunk, shown behind the skeleton spec §2 names for it. */
+function lazyPage(load: () => PageModule, Fallback: ComponentType = PageSpinner) {
+  const Page = lazy(load);
+  return (
+    <Suspense fallback={<Fallback />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+/** Screens built by later issues: their skeleton and an honest "coming with the next release". */
+function comingSoon(titleKey: string, Fallback: ComponentType = PageSpinner) {
+  return lazyPage(
+    () =>
+      import('../features/placeholder/ComingSoonPage').then((m) => ({
+        default: () => <m.ComingSoonPage titleKey={titleKey} Skeleton={Fallback} />,
+      })),
+    Fallback,
+  );
+}
+
+function MemoryDetailFallback() {
+  const { category } = useParams();
+  return <MemoryDetailSkeleton category={category} />;
+}
+
+function Root() {
+  return (
+    <>
+      <ScrollToTop />
+      <Outlet />
+    </>
+  );
+}
+
+const AppLayout = lazy(() => import('./layouts/AppLayout'));
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      // Public
+      { path: 'privacy', element: lazyPage(() => import('../features/legal/PrivacyPage')) },
+      { path: 'cookies', element: lazyPage(() => import('../features/legal/CookiesPage')) },
+      { path: 'terms', element: lazyPage(() => import('../features/legal/TermsPage')) },
+      { path: 'camera-test', element: comingSoon('pages.cameraTest') },
+      { path: 'auth', element: lazyPage(() => import('../features/auth/AuthPage')) },
+      { path: 'auth/success', element: lazyPage(() => import('../features/auth/AuthSuccessPage')) },
+      { path: 'waitlist', element: lazyPage(() => import('../features/auth/WaitlistPage')) },
+      { path: 'forgot-password', element: lazyPage(() => import('../features/auth/ForgotPasswordPage')) },
+      {
+        path: 'verify-email',
+        element: <RequireUser>{lazyPage(() => import('../features/auth/VerifyEmailPage'))}</RequireUser>,
+      },
+      // Signed in and verified
+      {
+        element: (
+          <RequireVerified>
+            <Suspense fallback={<PageSpinner fullScreen />}>
+              <AppLayout />
+            </Suspense>
+          </RequireVerified>
+        ),
+        children: [
+          { index: true, element: <Navigate to="/highlights" replace /> },
+          { path: 'highlights', element: comingSoon('nav.highlights', HighlightsSkeleton) },
+          { path: 'chat', element: comingSoon('nav.chat', ChatSkeleton) },
+          { path: 'contact', element: lazyPage(() => import('../features/support/SupportPage')) },
+          { path: 'support', element: lazyPage(() => import('../features/support/SupportPage')) },
+          { path: 'memories', element: comingSoon('nav.memories', MemoriesListSkeleton) },
+          { path: 'memories/:category/new', element: comingSoon('pages.newMemory', MemoryDetailFallback) },
+          { path: 'memories/:category/:id', element: comingSoon('pages.memory', MemoryDetailFallback) },
+          { path: 'cameras', element: comingSoon('nav.cameras', CamerasListSkeleton) },
+          { path: 'cameras/add', element: comingSoon('pages.addCamera') },
+          { path: 'cameras/:name', element: comingSoon('pages.camera') },
+          { path: 'cameras/:name/view', element: comingSoon('pages.cameraView') },
+          { path: 'cameras/:name/fullscreen', element: comingSoon('pages.cameraView') },
+          { path: 'camera-preview', element: comingSoon('pages.cameraPreview') },
+          { path: 'settings', element: lazyPage(() => import('../features/settings/SettingsPage')) },
+          { path: 'settings/account', element: lazyPage(() => import('../features/settings/AccountPage')) },
+          { path: 'settings/account/change-plan', element: comingSoon('pages.changePlan') },
+          { path: 'settings/account/cancel', element: comingSoon('pages.cancelSubscription') },
+          {
+            path: 'settings/notifications',
+            element: lazyPage(() => import('../features/settings/NotificationsPage')),
+          },
+          { path: 'settings/camera-setup', element: comingSoon('pages.cameraSetup') },
+          { path: 'subscription/success', element: comingSoon('pages.subscriptionSuccess') },
+          { path: 'subscription/canceled', element: comingSoon('pages.subscriptionCanceled') },
+          { path: '*', element: lazyPage(() => import('../features/placeholder/NotFoundPage')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,31 @@
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function configuredOrigins(): string[] {
+  return (import.meta.env.VITE_AUTH_REDIRECT_ORIGINS ?? '')
+    .split(',')
+    .map((o: string) => o.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The `redirect` query parameter receives the ID token, so only trusted targets are accepted: the desktop
+ * helper on a loopback address, the app's own origin, the native app's scheme, and configured origins.
+ */
+export function isAllowedRedirect(target: string, ownOrigin = window.location.origin): boolean {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'homesitter:') return true;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  return LOOPBACK_HOSTS.has(url.hostname) || url.origin === ownOrigin || configuredOrigins().includes(url.origin);
+}
+
+/** The redirect address with `token` appended as a query parameter. */
+export function withToken(target: string, token: string): string {
+  const url = new URL(target);
+  url.searchParams.set('token', token);
+  return url.toString();
+}

@@ -1,0 +1,167 @@
+import {
+  MEMORIES_REQUEST_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  RETRY_ATTEMPTS,
+  RETRY_DELAY_MS,
+  UPLOAD_REQUEST_TIMEOUT_MS,
+  type EndpointBody,
+  type EndpointResponse,
+  type Endpoints,
+} from '@homesitter/contract';
+import { apiRoutes, type RouteName } from './apiRoutes';
+
+export interface ApiErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** A failed call: the server's envelope (`message`, `code`) or a transport failure (status 0). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly details: ApiErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Spec §9: 120 s for uploads, 60 s for everything else (memories included). */
+export function timeoutFor(path: string): number {
+  if (path.includes('/upload')) return UPLOAD_REQUEST_TIMEOUT_MS;
+  if (path.includes('/memories')) return MEMORIES_REQUEST_TIMEOUT_MS;
+  return REQUEST_TIMEOUT_MS;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  delayMs: number;
+  retryOnClientError: boolean;
+}
+
+/** Spec §8: camera and site calls try 3 times 2 s apart; camera rename and site delete stop on a 4xx. */
+export function retryPolicyFor(method: string, path: string): RetryPolicy {
+  const isCameraOrSite = /\/(cameras?|sites)(\/|$|-)|camera-/.test(path);
+  if (!isCameraOrSite) return { attempts: 1, delayMs: 0, retryOnClientError: false };
+  const isRename = path.includes('/update-camera-name');
+  const isSiteDelete = method === 'DELETE' && path.includes('/sites/');
+  return { attempts: RETRY_ATTEMPTS, delayMs: RETRY_DELAY_MS, retryOnClientError: !(isRename || isSiteDelete) };
+}
+
+export interface CallInput<K extends RouteName> {
+  body?: EndpointBody<Endpoints[K]>;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+}
+
+export interface HttpClientOptions {
+  fetch?: typeof fetch;
+  baseUrl?: string;
+  /** The current ID token, refreshed when close to expiry; `force` asks for a fresh one. */
+  getToken: (force?: boolean) => Promise<string | null>;
+  /** A bearer call still answered 401 after a token refresh: the session is over. */
+  onUnauthorized: () => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function buildPath(path: string, params: Record<string, string> = {}, query: CallInput<RouteName>['query']) {
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${filled}?${qs}` : filled;
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  let message = `Request failed with status ${response.status}`;
+  let code = 'http_error';
+  let details: ApiErrorDetail[] = [];
+  try {
+    const body = (await response.json()) as { message?: unknown; code?: unknown; details?: unknown };
+    if (typeof body.message === 'string') message = body.message;
+    if (typeof body.code === 'string') code = body.code;
+    if (Array.isArray(body.details)) details = body.details as ApiErrorDetail[];
+  } catch {
+    // Not JSON (a proxy page, say): keep the generic text.
+  }
+  return new ApiError(message, response.status, code, details);
+}
+
+export function createHttpClient(options: HttpClientOptions) {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const baseUrl = options.baseUrl ?? '';
+
+  async function once(method: string, url: string, init: { token: string | null; body?: unknown; signal?: AbortSignal; timeoutMs: number }) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), init.timeoutMs);
+    const onAbort = () => controller.abort(init.signal?.reason);
+    init.signal?.addEventListener('abort', onAbort);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    try {
+      return await doFetch(`${baseUrl}${url}`, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (controller.signal.aborted && !init.signal?.aborted) throw new ApiError('Request timed out', 0, 'timeout');
+      if (init.signal?.aborted) throw error;
+      throw new ApiError(error instanceof Error ? error.message : 'Network error', 0, 'network_error');
+    } finally {
+      clearTimeout(timer);
+      init.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function send(method: string, path: string, needsToken: boolean, input: CallInput<RouteName>) {
+    const url = buildPath(path, input.params, input.query);
+    const timeoutMs = timeoutFor(path);
+    let token = needsToken ? await options.getToken() : null;
+    let response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
+    if (response.status === 401 && needsToken) {
+      token = await options.getToken(true).catch(() => null);
+      if (token) response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
+      if (response.status === 401) {
+        options.onUnauthorized();
+      }
+    }
+    return response;
+  }
+
+  /** Calls one contract endpoint by name and answers its typed success body; throws `ApiError` otherwise. */
+  async function call<K extends RouteName>(name: K, input: CallInput<K> = {}): Promise<EndpointResponse<Endpoints[K]>> {
+    const route = apiRoutes[name];
+    const policy = retryPolicyFor(route.method, route.path);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
+      try {
+        const response = await send(route.method, route.path, route.access !== 'public', input);
+        if (!response.ok) throw await readError(response);
+        return (await response.json()) as EndpointResponse<Endpoints[K]>;
+      } catch (error) {
+        lastError = error;
+        const isClientError = error instanceof ApiError && error.status >= 400 && error.status < 500;
+        const retryable =
+          attempt < policy.attempts && !input.signal?.aborted && (!isClientError || policy.retryOnClientError);
+        if (!retryable) break;
+        await sleep(policy.delayMs);
+      }
+    }
+    throw lastError;
+  }
+
+  return { call };
+}
