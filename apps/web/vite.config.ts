@@ -20,7 +20,10 @@ function contractDeclarationsArePure(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!id.startsWith(contractDir)) return null;
-      return code.replace(/^((?:export )?const \w+(?:: [^=\n]+)? = )(?=z\b|[\w.]+\s*[(<])/gm, '$1/* @__PURE__ */ ');
+      return code.replace(
+        /^((?:export )?const \w+(?:: [^=\n]+)? = )(?=z\b|[\w.]+\s*[(<])/gm,
+        '$1/* @__PURE__ */ ',
+      );
     },
   };
 }
@@ -44,12 +47,15 @@ function contractLanguages(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), contractDeclarationsArePure(), contractLanguages()],
   resolve: {
-    alias: [
-      {
-        find: /^@homesitter\/contract$/,
-        replacement: fileURLToPath(new URL('./src/shared/lib/contract.runtime.ts', import.meta.url)),
-      },
-    ],
+    // Tests use the whole contract (zod included) to check the web app against it.
+    alias: process.env.VITEST
+      ? []
+      : [
+          {
+            find: /^@homesitter\/contract$/,
+            replacement: fileURLToPath(new URL('./src/shared/lib/contract.runtime.ts', import.meta.url)),
+          },
+        ],
   },
   server: {
     port: 5173,

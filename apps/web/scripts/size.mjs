@@ -34,7 +34,9 @@ const rows = [...files].map((file) => {
 rows.sort((a, b) => b[1] - a[1]);
 for (const [file, gz] of rows) console.log(`${(gz / 1024).toFixed(1).padStart(7)} KB  ${file}`);
 const kb = total / 1024;
-console.log(`\nInitial JS+CSS of /auth: ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB), ${files.size} files`);
+console.log(
+  `\nInitial JS+CSS of /auth: ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB), ${files.size} files`,
+);
 if (kb > BUDGET_KB) {
   console.error('Over budget');
   process.exit(1);

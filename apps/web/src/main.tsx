@@ -5,11 +5,15 @@ import './index.css';
 import { session } from './shared/lib/api';
 import { initI18n } from './shared/lib/i18n';
 
-initI18n();
 void session.init();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The current language's texts load in parallel with the session; render once they are there.
+void initI18n()
+  .catch((error: unknown) => console.warn('Translations failed to load', error))
+  .then(() => {
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });

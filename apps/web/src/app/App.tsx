@@ -1,13 +1,13 @@
 import { STALE_TIME_MS } from '@homesitter/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Toaster } from 'sonner';
 import { session } from '../shared/lib/api';
 import { isNativeApp } from '../shared/lib/native';
 import { watchSafeAreaInsets } from '../shared/lib/safeArea';
 import { SESSION_STORAGE_KEY } from '../shared/lib/session';
-import { router } from './router';
+import { AppRoutes } from './router';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -34,7 +34,9 @@ export function App() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <Toaster
         position="top-center"
         theme="dark"

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, useParams, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useParams, useRoutes, type RouteObject } from 'react-router';
 import {
   CamerasListSkeleton,
   ChatSkeleton,
@@ -109,4 +109,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/** Declarative routing (no data loaders): the smaller router build keeps /auth within its budget. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

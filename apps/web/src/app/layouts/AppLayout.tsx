@@ -1,7 +1,7 @@
 import { BANNER_OFFSET_REM, BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigationType } from 'react-router';
+import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { BannerProvider, useActiveBanners } from './banners';
@@ -16,7 +16,10 @@ function PageTransition() {
   const location = useLocation();
   const navigationType = useNavigationType();
   return (
-    <div key={location.pathname} className={navigationType === 'POP' ? 'animate-slide-back' : 'animate-slide-forward'}>
+    <div
+      key={location.pathname}
+      className={navigationType === NavigationType.Pop ? 'animate-slide-back' : 'animate-slide-forward'}
+    >
       <Outlet />
     </div>
   );
@@ -32,7 +35,10 @@ function Shell() {
   return (
     <div
       className="min-h-dvh"
-      style={{ ['--banner-offset' as string]: `${bannerCount * BANNER_OFFSET_REM}rem`, ['--content-bottom' as string]: bottom }}
+      style={{
+        ['--banner-offset' as string]: `${bannerCount * BANNER_OFFSET_REM}rem`,
+        ['--content-bottom' as string]: bottom,
+      }}
     >
       <a
         href="#main"

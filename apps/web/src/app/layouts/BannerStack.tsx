@@ -23,7 +23,9 @@ export function BannerStack() {
           key={banner.id}
           type="button"
           style={{ height: `${BANNER_OFFSET_REM}rem` }}
-          onClick={() => (pathname === banner.to ? emitHighlight(banner.highlight) : void navigate(banner.to))}
+          onClick={() =>
+            pathname === banner.to ? emitHighlight(banner.highlight) : void navigate(banner.to)
+          }
           className={cn(
             'flex w-full items-center justify-center gap-2 px-4 text-sm font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white',
             banner.tone === 'warning' ? 'bg-amber-300 text-slate-950' : 'bg-violet-300 text-slate-950',

@@ -24,7 +24,9 @@ export function BottomBar({ menuOpen, onOpenMenu }: { menuOpen: boolean; onOpenM
         <NavLink
           key={to}
           to={to}
-          className={({ isActive }) => cn(itemClass, isActive ? 'text-brand-400' : 'text-slate-300 hover:text-white')}
+          className={({ isActive }) =>
+            cn(itemClass, isActive ? 'text-brand-400' : 'text-slate-300 hover:text-white')
+          }
         >
           <Icon
             className={cn('size-6', to === '/cameras' && camerasPulse && 'animate-pulse text-brand-400')}

@@ -15,7 +15,11 @@ export function Sidebar() {
       className="fixed inset-y-0 left-0 z-20 hidden flex-col gap-6 overflow-y-auto border-r border-slate-800 bg-slate-900 px-4 pt-[calc(var(--safe-top)+1.25rem)] pb-5 lg:flex"
       data-testid="sidebar"
     >
-      <Link to="/" aria-label={t('nav.home')} className="rounded-lg px-2 focus-visible:outline-2 focus-visible:outline-brand-400">
+      <Link
+        to="/"
+        aria-label={t('nav.home')}
+        className="rounded-lg px-2 focus-visible:outline-2 focus-visible:outline-brand-400"
+      >
         <Logo />
       </Link>
       <nav aria-label={t('nav.main')}>

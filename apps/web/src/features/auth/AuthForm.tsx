@@ -45,7 +45,12 @@ export function AuthForm({ mode, processing, error, onSubmit }: AuthFormProps) {
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="flex flex-col gap-4" aria-label={t(isSignUp ? 'auth.signUpTitle' : 'auth.signInTitle')}>
+    <form
+      onSubmit={handleSubmit}
+      noValidate
+      className="flex flex-col gap-4"
+      aria-label={t(isSignUp ? 'auth.signUpTitle' : 'auth.signInTitle')}
+    >
       {error ? <Alert>{error}</Alert> : null}
       <TextField
         label={t('auth.email')}

@@ -70,7 +70,13 @@ export default function AuthPage() {
         <WaitlistView onBackToSignIn={() => setMode('signIn')} />
       ) : (
         <>
-          <AuthForm key={mode} mode={mode} processing={auth.processing} error={auth.error} onSubmit={(v) => void auth.submit(v)} />
+          <AuthForm
+            key={mode}
+            mode={mode}
+            processing={auth.processing}
+            error={auth.error}
+            onSubmit={(v) => void auth.submit(v)}
+          />
           <div className="mt-6 flex flex-col items-center gap-3 text-sm text-slate-300">
             <p>
               {t(isSignUp ? 'auth.haveAccount' : 'auth.noAccount')}{' '}

@@ -6,12 +6,24 @@ import { Logo } from '../../shared/ui/Logo';
 import { StoreLinks } from '../../shared/ui/StoreLinks';
 
 /** The frame of the public auth screens: logo, a centred card, legal links and store links. */
-export function AuthShell({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+export function AuthShell({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <div className="flex min-h-dvh flex-col bg-[radial-gradient(ellipse_at_top,_#0c4a6e55,_transparent_60%)] px-4 pt-[calc(var(--safe-top)+1.5rem)] pb-[calc(var(--safe-bottom)+1.5rem)]">
       <header className="mx-auto flex w-full max-w-md items-center justify-between">
-        <Link to="/" aria-label={t('nav.home')} className="rounded-lg focus-visible:outline-2 focus-visible:outline-brand-400">
+        <Link
+          to="/"
+          aria-label={t('nav.home')}
+          className="rounded-lg focus-visible:outline-2 focus-visible:outline-brand-400"
+        >
           <Logo />
         </Link>
         <PublicLanguageSelect />
@@ -25,15 +37,15 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
       </main>
       <footer className="mx-auto mt-8 flex w-full max-w-md flex-col items-center gap-4 text-xs text-slate-400">
         <StoreLinks />
-        <nav aria-label={t('legal.label')} className="flex gap-4">
+        <nav aria-label={t('legalLinks.label')} className="flex gap-4">
           <Link to="/privacy" className="hover:text-slate-200">
-            {t('legal.privacy.title')}
+            {t('legalLinks.privacy')}
           </Link>
           <Link to="/cookies" className="hover:text-slate-200">
-            {t('legal.cookies.title')}
+            {t('legalLinks.cookies')}
           </Link>
           <Link to="/terms" className="hover:text-slate-200">
-            {t('legal.terms.title')}
+            {t('legalLinks.terms')}
           </Link>
         </nav>
       </footer>

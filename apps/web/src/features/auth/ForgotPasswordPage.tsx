@@ -35,7 +35,14 @@ function RequestReset() {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
       {error ? <Alert>{error}</Alert> : null}
-      <TextField label={t('auth.email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+      <TextField
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+      />
       <Button type="submit" disabled={!email.trim()} busy={busy} className="w-full">
         {t('forgotPassword.send')}
       </Button>
@@ -88,7 +95,12 @@ function SetNewPassword({ code }: { code: string }) {
         onChange={(e) => setConfirm(e.target.value)}
         error={mismatch ? t('forgotPassword.mismatch') : null}
       />
-      <Button type="submit" disabled={!password || tooShort || confirm !== password} busy={busy} className="w-full">
+      <Button
+        type="submit"
+        disabled={!password || tooShort || confirm !== password}
+        busy={busy}
+        className="w-full"
+      >
         {t('forgotPassword.save')}
       </Button>
     </form>
@@ -107,7 +119,11 @@ export default function ForgotPasswordPage() {
     >
       {code ? <SetNewPassword code={code} /> : <RequestReset />}
       <div className="mt-6 text-center text-sm">
-        <Link to="/auth" state={{ defaultToSignIn: true }} className="text-brand-400 underline-offset-4 hover:underline">
+        <Link
+          to="/auth"
+          state={{ defaultToSignIn: true }}
+          className="text-brand-400 underline-offset-4 hover:underline"
+        >
           {t('forgotPassword.backToSignIn')}
         </Link>
       </div>

@@ -2,7 +2,15 @@ import { useTranslation } from 'react-i18next';
 
 const linkClass = 'text-brand-400 underline underline-offset-2 hover:text-brand-400/80';
 
-export function TermsCheckbox({ checked, onChange, error }: { checked: boolean; onChange: (v: boolean) => void; error?: string | null }) {
+export function TermsCheckbox({
+  checked,
+  onChange,
+  error,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  error?: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-1">

@@ -23,7 +23,10 @@ export default function VerifyEmailPage() {
   if (v.verifying) return <PageSpinner fullScreen />;
 
   return (
-    <AuthShell title={t('verifyEmail.title')} subtitle={t('verifyEmail.subtitle', { email: user?.email ?? '' })}>
+    <AuthShell
+      title={t('verifyEmail.title')}
+      subtitle={t('verifyEmail.subtitle', { email: user?.email ?? '' })}
+    >
       <div className="flex flex-col gap-4">
         <MailCheck className="size-10 text-brand-400" aria-hidden="true" />
         <p className="text-sm text-slate-300">{t('verifyEmail.instructions')}</p>
@@ -48,7 +51,9 @@ export default function VerifyEmailPage() {
           variant="link"
           className="self-center"
           onClick={() =>
-            void session.signOut().then(() => navigate('/auth', { replace: true, state: { defaultToSignIn: true } }))
+            void session
+              .signOut()
+              .then(() => navigate('/auth', { replace: true, state: { defaultToSignIn: true } }))
           }
         >
           {t('verifyEmail.useAnotherAccount')}

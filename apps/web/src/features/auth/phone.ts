@@ -27,10 +27,15 @@ export function phoneError(phone: string, enableLongNumbers = false): 'auth.vali
 }
 
 /** Splits a stored E.164 number back into the input's parts, given the known calling codes. */
-export function splitPhone(phone: string | null | undefined, codes: ReadonlyArray<[country: string, code: string]>): PhoneValue {
+export function splitPhone(
+  phone: string | null | undefined,
+  codes: ReadonlyArray<[country: string, code: string]>,
+): PhoneValue {
   if (!phone?.startsWith('+')) return { ...DEFAULT_PHONE, national: phone?.replace(/\D/g, '') ?? '' };
   const digits = phone.slice(1);
-  const match = [...codes].sort((a, b) => b[1].length - a[1].length).find(([, code]) => digits.startsWith(code));
+  const match = [...codes]
+    .sort((a, b) => b[1].length - a[1].length)
+    .find(([, code]) => digits.startsWith(code));
   if (!match) return { ...DEFAULT_PHONE, national: digits };
   return { country: match[0], callingCode: match[1], national: digits.slice(match[1].length) };
 }

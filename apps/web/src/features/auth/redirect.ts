@@ -20,7 +20,9 @@ export function isAllowedRedirect(target: string, ownOrigin = window.location.or
   }
   if (url.protocol === 'homesitter:') return true;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  return LOOPBACK_HOSTS.has(url.hostname) || url.origin === ownOrigin || configuredOrigins().includes(url.origin);
+  return (
+    LOOPBACK_HOSTS.has(url.hostname) || url.origin === ownOrigin || configuredOrigins().includes(url.origin)
+  );
 }
 
 /** The redirect address with `token` appended as a query parameter. */

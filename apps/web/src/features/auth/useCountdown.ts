@@ -12,7 +12,10 @@ export function useCountdown(initialSeconds = 0) {
 }
 
 /** Seconds to wait from a 429 answer: a `retryAfterSeconds` detail, else the first number in the message. */
-export function secondsFromRateLimit(error: { message?: string; details?: { field: string; message: string }[] }, fallback: number) {
+export function secondsFromRateLimit(
+  error: { message?: string; details?: { field: string; message: string }[] },
+  fallback: number,
+) {
   const detail = error.details?.find((d) => /retry/i.test(d.field))?.message ?? error.details?.[0]?.message;
   const fromDetail = detail ? Number.parseInt(detail, 10) : NaN;
   if (Number.isFinite(fromDetail) && fromDetail > 0) return fromDetail;

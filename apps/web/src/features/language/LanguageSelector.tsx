@@ -35,7 +35,11 @@ export function LanguageSelector({ saveRemote }: { saveRemote?: SaveLanguage }) 
         >
           <Globe className="size-4 text-slate-400" aria-hidden="true" />
           <span className="flex-1 text-left">{languageName(current)}</span>
-          {saving ? <Spinner size="sm" /> : <ChevronDown className="size-4 text-slate-400" aria-hidden="true" />}
+          {saving ? (
+            <Spinner size="sm" />
+          ) : (
+            <ChevronDown className="size-4 text-slate-400" aria-hidden="true" />
+          )}
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
@@ -60,7 +64,9 @@ export function LanguageSelector({ saveRemote }: { saveRemote?: SaveLanguage }) 
                 )}
               >
                 <span className="flex-1">{language.name}</span>
-                {language.code === current ? <Check className="size-4 text-brand-400" aria-hidden="true" /> : null}
+                {language.code === current ? (
+                  <Check className="size-4 text-brand-400" aria-hidden="true" />
+                ) : null}
                 {language.supported ? null : <span className="text-xs">{t('language.comingSoon')}</span>}
               </DropdownMenu.Item>
             ))}
@@ -68,8 +74,14 @@ export function LanguageSelector({ saveRemote }: { saveRemote?: SaveLanguage }) 
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
       {pending ? (
-        <div role="group" aria-label={t('language.confirmTitle')} className="rounded-lg bg-slate-800 p-3 ring-1 ring-slate-700">
-          <p className="mb-3 text-sm text-slate-200">{t('language.confirmQuestion', { language: languageName(pending) })}</p>
+        <div
+          role="group"
+          aria-label={t('language.confirmTitle')}
+          className="rounded-lg bg-slate-800 p-3 ring-1 ring-slate-700"
+        >
+          <p className="mb-3 text-sm text-slate-200">
+            {t('language.confirmQuestion', { language: languageName(pending) })}
+          </p>
           <div className="flex gap-2">
             <Button variant="secondary" className="h-9 flex-1" onClick={cancel} disabled={saving}>
               {t('common.cancel')}

@@ -32,7 +32,9 @@ export function PublicLanguageSelect() {
           aria-label={t('language.confirmTitle')}
           className="absolute right-0 z-40 mt-2 w-64 rounded-lg bg-slate-800 p-3 shadow-xl ring-1 ring-slate-700"
         >
-          <p className="mb-3 text-sm text-slate-200">{t('language.confirmQuestion', { language: pendingName })}</p>
+          <p className="mb-3 text-sm text-slate-200">
+            {t('language.confirmQuestion', { language: pendingName })}
+          </p>
           <div className="flex gap-2">
             <Button variant="secondary" className="h-9 flex-1" onClick={cancel}>
               {t('common.cancel')}

@@ -62,7 +62,11 @@ export function useLanguageChange(saveRemote: SaveLanguage = saveOnServer) {
 }
 
 /** Spec §2: the list opens upward when there is not room below for its 35%-of-viewport height. */
-export function dropdownSide(triggerBottom: number, viewportHeight: number, maxHeightVh: number): 'top' | 'bottom' {
+export function dropdownSide(
+  triggerBottom: number,
+  viewportHeight: number,
+  maxHeightVh: number,
+): 'top' | 'bottom' {
   const needed = (viewportHeight * maxHeightVh) / 100 + 8;
   return viewportHeight - triggerBottom < needed ? 'top' : 'bottom';
 }

@@ -2,6 +2,7 @@ import { ArrowLeft } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../shared/ui/Logo';
+import { PageSpinner } from '../../shared/ui/Skeletons';
 
 interface Section {
   heading: string;
@@ -11,7 +12,9 @@ interface Section {
 /** Privacy, cookies and terms: text from the translation files, readable signed out. */
 export function LegalPage({ doc }: { doc: 'privacy' | 'cookies' | 'terms' }) {
   const { t } = useTranslation();
-  const sections = t(`legal.${doc}.sections`, { returnObjects: true }) as Section[];
+  const { t: tl, ready } = useTranslation('legal');
+  if (!ready) return <PageSpinner fullScreen />;
+  const sections = tl(`${doc}.sections`, { returnObjects: true }) as Section[];
   return (
     <div className="min-h-dvh px-4 pt-[calc(var(--safe-top)+1.5rem)] pb-16">
       <header className="mx-auto flex max-w-3xl items-center justify-between">
@@ -20,13 +23,13 @@ export function LegalPage({ doc }: { doc: 'privacy' | 'cookies' | 'terms' }) {
         </Link>
         <Link to="/auth" className="inline-flex items-center gap-1 text-sm text-brand-400 hover:underline">
           <ArrowLeft className="size-4" aria-hidden="true" />
-          {t('legal.backToApp')}
+          {tl('backToApp')}
         </Link>
       </header>
       <main className="mx-auto mt-10 max-w-3xl">
-        <h1 className="text-3xl font-semibold tracking-tight text-white">{t(`legal.${doc}.title`)}</h1>
-        <p className="mt-2 text-sm text-slate-400">{t('legal.updated')}</p>
-        <p className="mt-6 leading-relaxed text-slate-200">{t(`legal.${doc}.intro`)}</p>
+        <h1 className="text-3xl font-semibold tracking-tight text-white">{tl(`${doc}.title`)}</h1>
+        <p className="mt-2 text-sm text-slate-400">{tl('updated')}</p>
+        <p className="mt-6 leading-relaxed text-slate-200">{tl(`${doc}.intro`)}</p>
         {Array.isArray(sections)
           ? sections.map((section) => (
               <section key={section.heading} className="mt-8">
@@ -39,10 +42,16 @@ export function LegalPage({ doc }: { doc: 'privacy' | 'cookies' | 'terms' }) {
               </section>
             ))
           : null}
-        <nav aria-label={t('legal.label')} className="mt-12 flex gap-4 text-sm text-slate-400">
-          <Link to="/privacy" className="hover:text-slate-200">{t('legal.privacy.title')}</Link>
-          <Link to="/cookies" className="hover:text-slate-200">{t('legal.cookies.title')}</Link>
-          <Link to="/terms" className="hover:text-slate-200">{t('legal.terms.title')}</Link>
+        <nav aria-label={t('legalLinks.label')} className="mt-12 flex gap-4 text-sm text-slate-400">
+          <Link to="/privacy" className="hover:text-slate-200">
+            {t('legalLinks.privacy')}
+          </Link>
+          <Link to="/cookies" className="hover:text-slate-200">
+            {t('legalLinks.cookies')}
+          </Link>
+          <Link to="/terms" className="hover:text-slate-200">
+            {t('legalLinks.terms')}
+          </Link>
         </nav>
       </main>
     </div>

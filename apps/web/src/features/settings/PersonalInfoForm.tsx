@@ -14,8 +14,22 @@ import { profileKey } from '../user/profile';
 
 /** Calling codes good enough to split a stored number for editing; the picker offers every country. */
 const COMMON_CODES: [string, string][] = [
-  ['US', '1'], ['GB', '44'], ['DE', '49'], ['AT', '43'], ['CH', '41'], ['FR', '33'], ['ES', '34'], ['IT', '39'],
-  ['NL', '31'], ['AU', '61'], ['IN', '91'], ['BR', '55'], ['MX', '52'], ['JP', '81'], ['IE', '353'], ['PL', '48'],
+  ['US', '1'],
+  ['GB', '44'],
+  ['DE', '49'],
+  ['AT', '43'],
+  ['CH', '41'],
+  ['FR', '33'],
+  ['ES', '34'],
+  ['IT', '39'],
+  ['NL', '31'],
+  ['AU', '61'],
+  ['IN', '91'],
+  ['BR', '55'],
+  ['MX', '52'],
+  ['JP', '81'],
+  ['IE', '353'],
+  ['PL', '48'],
 ];
 
 export function PersonalInfoForm({ profile }: { profile: UserProfile }) {
@@ -56,8 +70,18 @@ export function PersonalInfoForm({ profile }: { profile: UserProfile }) {
       </h2>
       <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label={t('settings.account.firstName')} autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} />
-          <TextField label={t('settings.account.lastName')} autoComplete="family-name" value={lastName} onChange={(e) => setLastName(e.target.value)} />
+          <TextField
+            label={t('settings.account.firstName')}
+            autoComplete="given-name"
+            value={firstName}
+            onChange={(e) => setFirstName(e.target.value)}
+          />
+          <TextField
+            label={t('settings.account.lastName')}
+            autoComplete="family-name"
+            value={lastName}
+            onChange={(e) => setLastName(e.target.value)}
+          />
         </div>
         <TextField label={t('auth.email')} value={profile.firebase_email_address} readOnly disabled />
         <PhoneInput

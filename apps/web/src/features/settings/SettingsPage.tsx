@@ -9,14 +9,24 @@ import { ProfileGate } from './ProfileGate';
 import { pageClass, SettingsHeader } from './SettingsHeader';
 
 const LINKS: { to: string; labelKey: string; descriptionKey: string; icon: LucideIcon }[] = [
-  { to: '/settings/account', labelKey: 'settings.account.title', descriptionKey: 'settings.account.summary', icon: User },
+  {
+    to: '/settings/account',
+    labelKey: 'settings.account.title',
+    descriptionKey: 'settings.account.summary',
+    icon: User,
+  },
   {
     to: '/settings/notifications',
     labelKey: 'settings.notifications.title',
     descriptionKey: 'settings.notifications.summary',
     icon: Bell,
   },
-  { to: '/settings/camera-setup', labelKey: 'settings.cameraSetup.title', descriptionKey: 'settings.cameraSetup.summary', icon: Camera },
+  {
+    to: '/settings/camera-setup',
+    labelKey: 'settings.cameraSetup.title',
+    descriptionKey: 'settings.cameraSetup.summary',
+    icon: Camera,
+  },
   {
     to: '/settings/account/change-plan',
     labelKey: 'settings.subscription.title',

@@ -10,7 +10,8 @@ import { useProfileToggle } from './useProfileToggle';
 export function usePrivateModeToggle() {
   const { t } = useTranslation();
   return useProfileToggle<boolean>({
-    save: async (on) => (await api.call('updateGlobalPrivacyMode', { body: { is_global_privacy_mode_enabled: on } })).data,
+    save: async (on) =>
+      (await api.call('updateGlobalPrivacyMode', { body: { is_global_privacy_mode_enabled: on } })).data,
     apply: (p, on) => ({ ...p, is_global_privacy_mode_enabled: on }),
     successText: (on) => t(on ? 'toasts.privateModeEnabled' : 'toasts.privateModeDisabled'),
     failureText: (on) => t(on ? 'toasts.privateModeEnableFailed' : 'toasts.privateModeLeaveFailed'),
@@ -49,7 +50,11 @@ export function useNotificationsToggle() {
   const { t } = useTranslation();
   return useProfileToggle<boolean>({
     save: async (on) =>
-      (await api.call('updateNotifications', { body: { notifications_status: on ? 'ALL_ENABLED' : 'ALL_DISABLED' } })).data,
+      (
+        await api.call('updateNotifications', {
+          body: { notifications_status: on ? 'ALL_ENABLED' : 'ALL_DISABLED' },
+        })
+      ).data,
     apply: (p, on) => ({
       ...p,
       notifications_status: on ? 'ALL_ENABLED' : 'ALL_DISABLED',
@@ -74,7 +79,8 @@ export function useChannelToggle() {
   const queryClient = useQueryClient();
   const mutation = useProfileToggle<ChannelChange>({
     save: async ({ preferences }) =>
-      (await api.call('updateNotificationPreferences', { body: { notification_preferences: preferences } })).data,
+      (await api.call('updateNotificationPreferences', { body: { notification_preferences: preferences } }))
+        .data,
     apply: (p, { preferences }) => ({ ...p, notification_preferences: preferences }),
     successText: ({ channel, on }) => {
       if (channel === 'push_enabled') return t(on ? 'toasts.pushEnabled' : 'toasts.pushDisabled');

@@ -36,9 +36,13 @@ export default function SupportPage() {
           : null}
       </div>
       <p className="mt-8 text-sm text-slate-400">
-        <Link to="/privacy" className="hover:text-slate-200">{t('legal.privacy.title')}</Link>
+        <Link to="/privacy" className="hover:text-slate-200">
+          {t('legalLinks.privacy')}
+        </Link>
         {' · '}
-        <Link to="/terms" className="hover:text-slate-200">{t('legal.terms.title')}</Link>
+        <Link to="/terms" className="hover:text-slate-200">
+          {t('legalLinks.terms')}
+        </Link>
       </p>
     </div>
   );

@@ -24,7 +24,11 @@ export function UserMenu() {
     email: user?.email,
     isLoading: profile.isLoading,
     isError: profile.isError,
-    labels: { loading: t('userMenu.loading'), error: t('userMenu.error'), anonymous: t('userMenu.anonymous') },
+    labels: {
+      loading: t('userMenu.loading'),
+      error: t('userMenu.error'),
+      anonymous: t('userMenu.anonymous'),
+    },
   });
 
   async function signOut() {

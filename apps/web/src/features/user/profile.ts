@@ -40,7 +40,11 @@ export async function fetchOrCreateProfile(): Promise<UserProfile> {
 /** The signed-in user's profile; loads only for a signed-in, verified user (spec §4). */
 export function useProfile() {
   const { status, isVerified } = useSession();
-  return useQuery({ queryKey: profileKey, queryFn: fetchOrCreateProfile, enabled: status === 'signedIn' && isVerified });
+  return useQuery({
+    queryKey: profileKey,
+    queryFn: fetchOrCreateProfile,
+    enabled: status === 'signedIn' && isVerified,
+  });
 }
 
 /** "Signed in as": first name, else the account email, else loading, error or anonymous (spec §2). */

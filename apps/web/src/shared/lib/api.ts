@@ -9,7 +9,7 @@ const exemptEmails = (import.meta.env.VITE_VERIFICATION_EXEMPT_EMAILS ?? '')
 /** The app's one auth session (tokens in local storage). */
 export const session = createSessionStore({
   storage: window.localStorage,
-  refresh: async (refreshToken) => (await api.call('refreshToken', { body: { refreshToken } })),
+  refresh: async (refreshToken) => await api.call('refreshToken', { body: { refreshToken } }),
   revoke: (refreshToken) => api.call('signOut', { body: { refreshToken } }),
   exemptEmails,
 });

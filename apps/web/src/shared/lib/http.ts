@@ -47,7 +47,11 @@ export function retryPolicyFor(method: string, path: string): RetryPolicy {
   if (!isCameraOrSite) return { attempts: 1, delayMs: 0, retryOnClientError: false };
   const isRename = path.includes('/update-camera-name');
   const isSiteDelete = method === 'DELETE' && path.includes('/sites/');
-  return { attempts: RETRY_ATTEMPTS, delayMs: RETRY_DELAY_MS, retryOnClientError: !(isRename || isSiteDelete) };
+  return {
+    attempts: RETRY_ATTEMPTS,
+    delayMs: RETRY_DELAY_MS,
+    retryOnClientError: !(isRename || isSiteDelete),
+  };
 }
 
 export interface CallInput<K extends RouteName> {
@@ -101,9 +105,16 @@ export function createHttpClient(options: HttpClientOptions) {
   const sleep = options.sleep ?? defaultSleep;
   const baseUrl = options.baseUrl ?? '';
 
-  async function once(method: string, url: string, init: { token: string | null; body?: unknown; signal?: AbortSignal; timeoutMs: number }) {
+  async function once(
+    method: string,
+    url: string,
+    init: { token: string | null; body?: unknown; signal?: AbortSignal; timeoutMs: number },
+  ) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), init.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('Request timed out', 'TimeoutError')),
+      init.timeoutMs,
+    );
     const onAbort = () => controller.abort(init.signal?.reason);
     init.signal?.addEventListener('abort', onAbort);
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -117,7 +128,8 @@ export function createHttpClient(options: HttpClientOptions) {
         signal: controller.signal,
       });
     } catch (error) {
-      if (controller.signal.aborted && !init.signal?.aborted) throw new ApiError('Request timed out', 0, 'timeout');
+      if (controller.signal.aborted && !init.signal?.aborted)
+        throw new ApiError('Request timed out', 0, 'timeout');
       if (init.signal?.aborted) throw error;
       throw new ApiError(error instanceof Error ? error.message : 'Network error', 0, 'network_error');
     } finally {
@@ -133,7 +145,8 @@ export function createHttpClient(options: HttpClientOptions) {
     let response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
     if (response.status === 401 && needsToken) {
       token = await options.getToken(true).catch(() => null);
-      if (token) response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
+      if (token)
+        response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
       if (response.status === 401) {
         options.onUnauthorized();
       }
@@ -142,7 +155,10 @@ export function createHttpClient(options: HttpClientOptions) {
   }
 
   /** Calls one contract endpoint by name and answers its typed success body; throws `ApiError` otherwise. */
-  async function call<K extends RouteName>(name: K, input: CallInput<K> = {}): Promise<EndpointResponse<Endpoints[K]>> {
+  async function call<K extends RouteName>(
+    name: K,
+    input: CallInput<K> = {},
+  ): Promise<EndpointResponse<Endpoints[K]>> {
     const route = apiRoutes[name];
     const policy = retryPolicyFor(route.method, route.path);
     let lastError: unknown;
@@ -155,7 +171,9 @@ export function createHttpClient(options: HttpClientOptions) {
         lastError = error;
         const isClientError = error instanceof ApiError && error.status >= 400 && error.status < 500;
         const retryable =
-          attempt < policy.attempts && !input.signal?.aborted && (!isClientError || policy.retryOnClientError);
+          attempt < policy.attempts &&
+          !input.signal?.aborted &&
+          (!isClientError || policy.retryOnClientError);
         if (!retryable) break;
         await sleep(policy.delayMs);
       }

@@ -1,9 +1,6 @@
 import { DEFAULT_LANGUAGE, LANGUAGES } from '@homesitter/contract';
-import i18n from 'i18next';
-import HttpBackend from 'i18next-http-backend';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import de from '../../../public/locales/de/translation.json';
-import en from '../../../public/locales/en/translation.json';
 
 export const LANGUAGE_STORAGE_KEY = 'homesitter.language';
 
@@ -26,30 +23,59 @@ export function saveLanguageLocally(code: string | null) {
   else window.localStorage.removeItem(LANGUAGE_STORAGE_KEY);
 }
 
-/**
- * English and German ship inside the bundle and are never fetched; any other language is loaded from
- * `/locales/{lng}/translation.json` (spec §7 "Other").
- */
-export function initI18n(lng = savedLanguage()) {
-  if (i18n.isInitialized) return i18n;
-  void i18n
-    .use(HttpBackend)
+type Loader = () => Promise<{ default: ResourceKey }>;
+
+/** English and German ship inside the JS bundle (one chunk per language and namespace) and are never fetched. */
+const BUNDLED: Record<string, Record<string, Loader>> = {
+  en: {
+    translation: () => import('../../../public/locales/en/translation.json'),
+    legal: () => import('../../../public/locales/en/legal.json'),
+  },
+  de: {
+    translation: () => import('../../../public/locales/de/translation.json'),
+    legal: () => import('../../../public/locales/de/legal.json'),
+  },
+};
+
+/** Bundled languages from their chunks; any other language from `/locales/{lng}/{ns}.json` (spec §7 "Other"). */
+export const localeBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = BUNDLED[language]?.[namespace];
+    const pending: Promise<ResourceKey> = load
+      ? load().then((m) => m.default)
+      : fetch(`/locales/${language}/${namespace}.json`).then((r) => {
+          if (!r.ok) throw new Error(`No translation for ${language}/${namespace}`);
+          return r.json() as Promise<ResourceKey>;
+        });
+    pending.then(
+      (data) => callback(null, data),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+/** Resolves once the current language's main namespace is loaded. */
+export function initI18n(lng = savedLanguage()): Promise<unknown> {
+  if (i18n.isInitialized) return Promise.resolve();
+  i18n.on('languageChanged', (code) => {
+    document.documentElement.lang = code;
+  });
+  document.documentElement.lang = lng;
+  return i18n
+    .use(localeBackend)
     .use(initReactI18next)
     .init({
       lng,
-      fallbackLng: DEFAULT_LANGUAGE,
-      resources: { en: { translation: en }, de: { translation: de } },
-      partialBundledLanguages: true,
-      backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' },
+      // en and de are complete; only a fetched language falls back to English.
+      fallbackLng: (code: string) => (isSupportedLanguage(code) ? [] : [DEFAULT_LANGUAGE]),
+      ns: ['translation'],
+      defaultNS: 'translation',
       interpolation: { escapeValue: false },
       returnNull: false,
       react: { useSuspense: false },
     });
-  document.documentElement.lang = lng;
-  i18n.on('languageChanged', (code) => {
-    document.documentElement.lang = code;
-  });
-  return i18n;
 }
 
 export { i18n };

@@ -129,7 +129,7 @@ export function createSessionStore(options: SessionStoreOptions) {
   }
 
   /** Reads the stored session; refreshes it first when the ID token is (nearly) expired. */
-async function init() {
+  async function init() {
     let raw: unknown = null;
     try {
       raw = JSON.parse(options.storage.getItem(SESSION_STORAGE_KEY) ?? 'null');
@@ -158,7 +158,7 @@ async function init() {
 
   return {
     getState: () => state,
-    subscribe(listener: () => void) {
+    subscribe: (listener: () => void) => {
       listeners.add(listener);
       return () => {
         listeners.delete(listener);

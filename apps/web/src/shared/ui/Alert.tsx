@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
 import { cn } from './cn';
 
-export function Alert({ tone = 'error', children }: { tone?: 'error' | 'info' | 'success'; children: ReactNode }) {
+export function Alert({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'info' | 'success';
+  children: ReactNode;
+}) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}

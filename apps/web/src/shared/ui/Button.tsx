@@ -15,7 +15,14 @@ export interface ButtonProps extends ComponentProps<'button'> {
   busy?: boolean;
 }
 
-export function Button({ variant = 'primary', busy = false, className, children, disabled, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  busy = false,
+  className,
+  children,
+  disabled,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type="button"

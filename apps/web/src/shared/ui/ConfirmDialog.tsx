@@ -18,8 +18,18 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const { t } = useTranslation();
-  const { open, onOpenChange, title, description, confirmLabel, onConfirm, busy, confirmDisabled, tone, children } =
-    props;
+  const {
+    open,
+    onOpenChange,
+    title,
+    description,
+    confirmLabel,
+    onConfirm,
+    busy,
+    confirmDisabled,
+    tone,
+    children,
+  } = props;
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>

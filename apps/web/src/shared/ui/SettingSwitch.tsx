@@ -12,11 +12,24 @@ export interface SettingSwitchProps {
   id?: string;
 }
 
-export function SettingSwitch({ label, description, checked, onCheckedChange, disabled, highlighted, id }: SettingSwitchProps) {
+export function SettingSwitch({
+  label,
+  description,
+  checked,
+  onCheckedChange,
+  disabled,
+  highlighted,
+  id,
+}: SettingSwitchProps) {
   const autoId = useId();
   const switchId = id ?? autoId;
   return (
-    <div className={cn('flex items-start justify-between gap-4 rounded-xl px-1 py-3', highlighted && 'animate-highlight')}>
+    <div
+      className={cn(
+        'flex items-start justify-between gap-4 rounded-xl px-1 py-3',
+        highlighted && 'animate-highlight',
+      )}
+    >
       <div className="min-w-0">
         <label htmlFor={switchId} className="block text-sm font-medium text-slate-100">
           {label}

@@ -21,7 +21,10 @@ export function PageSpinner({ fullScreen = false }: { fullScreen?: boolean }) {
     <div
       role="status"
       aria-live="polite"
-      className={cn('flex flex-col items-center justify-center gap-3 text-slate-300', fullScreen ? 'min-h-dvh' : 'min-h-64 py-16')}
+      className={cn(
+        'flex flex-col items-center justify-center gap-3 text-slate-300',
+        fullScreen ? 'min-h-dvh' : 'min-h-64 py-16',
+      )}
     >
       <Spinner size="lg" className="text-brand-400" />
       <span className="text-sm">{t('common.loading')}</span>

@@ -5,7 +5,11 @@ export function Spinner({ size = 'md', className }: { size?: 'sm' | 'md' | 'lg';
   return (
     <span
       aria-hidden="true"
-      className={cn('inline-block animate-spin rounded-full border-current border-t-transparent', dims, className)}
+      className={cn(
+        'inline-block animate-spin rounded-full border-current border-t-transparent',
+        dims,
+        className,
+      )}
     />
   );
 }

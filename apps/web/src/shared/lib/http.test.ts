@@ -1,0 +1,87 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, createHttpClient, retryPolicyFor, timeoutFor } from './http';
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const profile = { success: true, data: { user_uuid: 'u1' } };
+
+describe('http client', () => {
+  it('adds the bearer token to protected calls and none to public ones', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => json(200, profile));
+    const client = createHttpClient({ fetch, getToken: async () => 'tok', onUnauthorized: vi.fn() });
+    await client.call('getProfile');
+    await client.call('signupStatus');
+    const headers = fetch.mock.calls.map(
+      ([, init]) => (init?.headers as Record<string, string>).Authorization,
+    );
+    expect(headers).toEqual(['Bearer tok', undefined]);
+  });
+
+  it('throws the envelope message and code', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      json(500, { success: false, message: 'Failed to update privacy mode', code: 'internal' }),
+    );
+    const client = createHttpClient({ fetch, getToken: async () => 't', onUnauthorized: vi.fn() });
+    await expect(
+      client.call('updateGlobalPrivacyMode', { body: { is_global_privacy_mode_enabled: true } }),
+    ).rejects.toMatchObject({
+      message: 'Failed to update privacy mode',
+      code: 'internal',
+      status: 500,
+    });
+  });
+
+  it('retries once with a refreshed token on 401, then ends the session', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      json(401, { success: false, message: 'no', code: 'auth.unauthenticated' }),
+    );
+    const getToken = vi.fn(async (force?: boolean) => (force ? 'fresh' : 'stale'));
+    const onUnauthorized = vi.fn();
+    const client = createHttpClient({ fetch, getToken, onUnauthorized });
+    await expect(client.call('getProfile')).rejects.toBeInstanceOf(ApiError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect((fetch.mock.calls[1]![1]?.headers as Record<string, string>).Authorization).toBe('Bearer fresh');
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('uses the §9 timeouts', () => {
+    expect(timeoutFor('/api/users/profile')).toBe(60_000);
+    expect(timeoutFor('/api/users/memories/people/1/upload')).toBe(120_000);
+  });
+
+  it('retries camera and site calls 3 times 2 s apart, but not rename or site delete on a 4xx', () => {
+    expect(retryPolicyFor('GET', '/api/users/cameras')).toEqual({
+      attempts: 3,
+      delayMs: 2000,
+      retryOnClientError: true,
+    });
+    expect(retryPolicyFor('POST', '/api/users/update-camera-name').retryOnClientError).toBe(false);
+    expect(retryPolicyFor('DELETE', '/api/users/sites/:siteUuid').retryOnClientError).toBe(false);
+    expect(retryPolicyFor('PUT', '/api/users/sites/:siteUuid')).toMatchObject({
+      attempts: 3,
+      retryOnClientError: true,
+    });
+    expect(retryPolicyFor('GET', '/api/users/profile').attempts).toBe(1);
+  });
+
+  it('aborts a call that outlives its timeout', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetch = vi.fn<typeof globalThis.fetch>(
+        (_url, init) =>
+          new Promise((_resolve, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+          ),
+      );
+      const client = createHttpClient({ fetch, getToken: async () => 't', onUnauthorized: vi.fn() });
+      const pending = client.call('getProfile');
+      const assertion = expect(pending).rejects.toMatchObject({ code: 'timeout' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      await assertion;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

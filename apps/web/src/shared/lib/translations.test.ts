@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MESSAGES } from '@homesitter/contract';
+import { describe, expect, it } from 'vitest';
+import deLegal from '../../../public/locales/de/legal.json';
+import de from '../../../public/locales/de/translation.json';
+import enLegal from '../../../public/locales/en/legal.json';
+import en from '../../../public/locales/en/translation.json';
+
+function keysOf(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => keysOf(v, `${prefix}[${i}]`));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => keysOf(v, prefix ? `${prefix}.${k}` : k));
+  }
+  return [prefix];
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'test' ? [] : sourceFiles(full);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+function has(resource: unknown, key: string): boolean {
+  let node: unknown = resource;
+  for (const part of key.split('.')) {
+    if (!node || typeof node !== 'object' || !(part in node)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node !== undefined;
+}
+
+describe('translations', () => {
+  it('English and German have exactly the same keys', () => {
+    expect(keysOf(de).sort()).toEqual(keysOf(en).sort());
+    expect(keysOf(deLegal).sort()).toEqual(keysOf(enLegal).sort());
+  });
+
+  it('no text is empty', () => {
+    for (const resource of [en, de, enLegal, deLegal]) {
+      const empty = keysOf(resource).filter((k) => {
+        const value = k
+          .split(/\.|\[|\]/)
+          .filter(Boolean)
+          .reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], resource);
+        return typeof value === 'string' && value.trim() === '';
+      });
+      expect(empty).toEqual([]);
+    }
+  });
+
+  it('every key the code uses exists', () => {
+    const namespaces = new Set(Object.keys(en));
+    const root = path.resolve(__dirname, '../..');
+    const missing: string[] = [];
+    for (const file of sourceFiles(root)) {
+      const code = readFileSync(file, 'utf8');
+      for (const [, key] of code.matchAll(/['"`]([a-z][A-Za-z]+(?:\.[A-Za-z]+)+)['"`]/g)) {
+        if (!key || !namespaces.has(key.split('.')[0]!)) continue;
+        if (!has(en, key)) missing.push(`${path.relative(root, file)}: ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('English error texts are the spec §8 messages word for word, and German has them all', () => {
+    expect(en.errors).toEqual(MESSAGES);
+    expect(Object.keys(de.errors).sort()).toEqual(Object.keys(MESSAGES).sort());
+  });
+
+  it('the terms texts match §5', () => {
+    expect(en.auth.agreeToTerms).toBe(MESSAGES.agreeToTerms);
+    expect(en.auth.acceptTermsError).toBe(MESSAGES.acceptTerms);
+  });
+});

@@ -1,0 +1,21 @@
+import { initReactI18next } from 'react-i18next';
+import deLegal from '../../public/locales/de/legal.json';
+import de from '../../public/locales/de/translation.json';
+import enLegal from '../../public/locales/en/legal.json';
+import en from '../../public/locales/en/translation.json';
+import { i18n } from '../shared/lib/i18n';
+
+/** i18next with both bundled languages in memory, for component tests. */
+export async function setupTestI18n() {
+  if (!i18n.isInitialized) {
+    await i18n.use(initReactI18next).init({
+      lng: 'en',
+      fallbackLng: false,
+      resources: { en: { translation: en, legal: enLegal }, de: { translation: de, legal: deLegal } },
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false },
+    });
+  }
+  await i18n.changeLanguage('en');
+  return i18n;
+}
