@@ -16,11 +16,7 @@ import { createAccessGuards } from './modules/auth/auth.guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
-import {
-  createIdTokenSigner,
-  createTokenVerifier,
-  type SigningKey,
-} from './modules/auth/tokens.js';
+import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './modules/auth/tokens.js';
 import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
 import { createSignupService } from './modules/signup/signup.service.js';
@@ -74,6 +70,16 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // While shutting down, answers to in-flight requests close their connection, so keep-alive clients do not
+  // hold the process open after the last response.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('auth', null);
@@ -103,9 +109,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Homesitter API',
         version: '1.0.0',
-        description: 'The API of Homesitter, the AI home sitter for your cameras. Every answer is an envelope: `{success:true, data}` or `{success:false, message, code}`.',
+        description:
+          'The API of Homesitter, the AI home sitter for your cameras. Every answer is an envelope: `{success:true, data}` or `{success:false, message, code}`.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -122,14 +131,14 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     signIdToken: createIdTokenSigner(deps.signingKey, config.PUBLIC_URL),
     mailer: deps.mailer,
     publicUrl: config.PUBLIC_URL,
-    isSignupEnabled: signup.isEnabled,
+    isSignupEnabled: () => signup.isEnabled(),
     signInLimiter: createRateLimiter({ max: limits.signInPerEmail, windowMs: 15 * 60_000 }),
     log: deps.log,
   });
   const users = createUsersService({
     repo: createUsersRepository(database.db),
     freeEvents: config.FREE_EVENTS,
-    deleteLocalIdentity: auth.deleteIdentity,
+    deleteLocalIdentity: (identityId) => auth.deleteIdentity(identityId),
   });
   const guards = createAccessGuards({
     verify: await createTokenVerifier(
@@ -140,7 +149,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
         : undefined,
     ),
     exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
-    isLocalIdentityVerified: auth.isEmailVerified,
+    isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
     admin: createAdminGuard(deps.adminToken),
   });
   const rateLimit = { max: limits.authPerIpPerMinute, timeWindow: 60_000 };
@@ -164,11 +173,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;
-  if (fallback) {
-    app.setNotFoundHandler((req, reply) => {
-      return isAppRoute(req) ? fallback(req, reply) : sendRouteNotFound(req, reply);
-    });
-  }
+  app.setNotFoundHandler((req, reply) =>
+    fallback && isAppRoute(req) ? fallback(req, reply) : sendRouteNotFound(req, reply),
+  );
 
   return app;
 }

@@ -16,6 +16,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: draining requests');
+    setTimeout(() => {
+      app.log.error('requests still running after 25 s; exiting anyway');
+      process.exit(1);
+    }, 25_000).unref();
     // Fastify stops accepting, lets in-flight requests finish, then runs onClose (database last).
     app.close().then(
       () => process.exit(0),

@@ -1,7 +1,10 @@
 import type { Mailer, OutgoingMail } from '../src/adapters/mail/mailer.js';
 
 /** A mailer for tests: keeps every mail so a test can follow its link. */
-export function createCaptureMailer(): Mailer & { sent: OutgoingMail[]; lastTo(to: string): OutgoingMail | undefined } {
+export function createCaptureMailer(): Mailer & {
+  sent: OutgoingMail[];
+  lastTo(to: string): OutgoingMail | undefined;
+} {
   const sent: OutgoingMail[] = [];
   return {
     kind: 'outbox',

@@ -32,7 +32,9 @@ export const signUpRequestSchema = z.strictObject({
   email: emailSchema,
   password: passwordSchema,
   phone: phoneNumberSchema.optional(),
-  preferred_language: supportedLanguageSchema.optional().describe('Language of the mails; else Accept-Language'),
+  preferred_language: supportedLanguageSchema
+    .optional()
+    .describe('Language of the mails; else Accept-Language'),
 });
 export type SignUpRequest = z.input<typeof signUpRequestSchema>;
 

@@ -293,4 +293,3 @@ export const endpoints = defineEndpoints({
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
-

@@ -77,7 +77,8 @@ export type MessageKey = keyof typeof MESSAGES;
 /** Messages with a runtime part (§8 "Negotiation failed: {status} {body}" and friends). */
 export const formatMessage = {
   negotiationFailed: (status: number, body: string) => `Negotiation failed: ${status} ${body}`,
-  connectionFailed: (message?: string) => (message ? `Connection failed: ${message}` : MESSAGES.connectionUnknownError),
+  connectionFailed: (message?: string) =>
+    message ? `Connection failed: ${message}` : MESSAGES.connectionUnknownError,
   connectionClosed: (message: string) => `Connection closed due to error: ${message}`,
   disconnectError: (message: string) => `Error disconnecting: ${message}`,
 };

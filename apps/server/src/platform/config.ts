@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -18,7 +19,10 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
-const optionalUrl = z.union([z.literal(''), z.url()]).optional().transform((v) => (v ? v : undefined));
+const optionalUrl = z
+  .union([z.literal(''), z.url()])
+  .optional()
+  .transform((v) => (v ? v : undefined));
 const commaList = z
   .string()
   .default('')
@@ -63,7 +67,11 @@ export const settings = {
     '',
     'Comma-separated emails that may use the app without verifying their address (test accounts)',
   ),
-  FREE_EVENTS: setting(z.coerce.number().int().min(0), '100', 'Motion events a new user gets before subscribing'),
+  FREE_EVENTS: setting(
+    z.coerce.number().int().min(0),
+    '100',
+    'Motion events a new user gets before subscribing',
+  ),
   AUTH_PRIVATE_KEY: setting(
     optionalString,
     undefined,
@@ -91,7 +99,9 @@ export const settings = {
 } as const;
 
 type Settings = typeof settings;
-export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> } & { PUBLIC_URL: string };
+export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> } & {
+  PUBLIC_URL: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -107,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const config = out as Config;
+  // npm runs workspace scripts inside the workspace; INIT_CWD is where the user typed the command, so
+  // `npm start` and `npm run admin` at the root agree on ./data.
+  config.DATA_DIR = resolve(env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
   config.PUBLIC_URL = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   if (config.AUTH_JWKS_URL && !config.AUTH_ISSUER) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER is required with AUTH_JWKS_URL');

@@ -27,7 +27,10 @@ export function createOutboxMailer(dir: string, from: string, log: Logger): Mail
       const tmp = join(dir, `.${name}.tmp`);
       await writeFile(tmp, info.message as Buffer, { mode: 0o600 });
       await rename(tmp, join(dir, name));
-      log.info({ file: join(dir, name), subject: mail.subject, links: mail.links ?? [] }, 'mail written to outbox');
+      log.info(
+        { file: join(dir, name), subject: mail.subject, links: mail.links ?? [] },
+        'mail written to outbox',
+      );
     },
     async close() {},
   };

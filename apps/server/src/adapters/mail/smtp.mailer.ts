@@ -7,7 +7,13 @@ export function createSmtpMailer(url: string, from: string): Mailer {
   return {
     kind: 'smtp',
     async send(mail: OutgoingMail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
     async close() {
       transport.close();

@@ -4,7 +4,10 @@ import { route, type AccessGuards } from '../../platform/http/route.js';
 import type { SignupService } from '../signup/signup.service.js';
 
 /** The operator's calls behind `npm run admin`. */
-export function registerAdminRoutes(app: FastifyInstance, deps: { signup: SignupService; guards: AccessGuards }): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  deps: { signup: SignupService; guards: AccessGuards },
+): void {
   const { signup, guards } = deps;
 
   route(app, guards, endpoints.adminSetSignup, async (req) => {

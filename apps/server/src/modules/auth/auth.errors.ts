@@ -19,17 +19,27 @@ export const authErrors = {
       'This session was signed out for your safety. Please sign in again.',
     ),
   verificationCodeInvalid: () =>
-    new AppError(400, 'auth.code_invalid', 'This verification link is invalid or has expired. Request a new one.', {
-      generic: true,
-    }),
+    new AppError(
+      400,
+      'auth.code_invalid',
+      'This verification link is invalid or has expired. Request a new one.',
+      {
+        generic: true,
+      },
+    ),
   resetCodeInvalid: () =>
     new AppError(400, 'auth.code_invalid', 'This reset link is invalid or has expired. Request a new one.', {
       generic: true,
     }),
   resendTooSoon: (seconds: number) =>
-    new AppError(429, 'auth.resend_too_soon', `Please wait ${seconds} seconds before requesting another email.`, {
-      retryAfterSeconds: seconds,
-    }),
+    new AppError(
+      429,
+      'auth.resend_too_soon',
+      `Please wait ${seconds} seconds before requesting another email.`,
+      {
+        retryAfterSeconds: seconds,
+      },
+    ),
   alreadyVerified: () => new AppError(409, 'auth.already_verified', 'Your email address is already verified'),
   noIdentity: () =>
     new AppError(404, 'not_found', 'This account does not use email and password sign-in', { generic: true }),

@@ -27,7 +27,8 @@ export function createAccessGuards(deps: GuardDeps): AccessGuards {
 
   async function authenticate(req: FastifyRequest): Promise<void> {
     const token = bearerToken(req);
-    if (!token) throw commonErrors.unauthenticated('Sign in to continue: the Authorization bearer token is missing');
+    if (!token)
+      throw commonErrors.unauthenticated('Sign in to continue: the Authorization bearer token is missing');
     const auth = await deps.verify(token);
     if (!auth) {
       req.log.info({ token: redactToken(token) }, 'rejected bearer token');

@@ -2,7 +2,10 @@ import type { SupportedLanguage } from '@homesitter/contract';
 import type { OutgoingMail } from '../../adapters/mail/mailer.js';
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 interface MailText {
   subject: string;
@@ -17,7 +20,8 @@ const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
       subject: 'Confirm your email for Homesitter',
       intro: 'Welcome to Homesitter! Please confirm your email address so your home sitter can reach you.',
       action: 'Confirm email address',
-      outro: 'The link works once and expires in 24 hours. If you did not create an account, ignore this mail.',
+      outro:
+        'The link works once and expires in 24 hours. If you did not create an account, ignore this mail.',
     },
     de: {
       subject: 'Bestätige deine E-Mail-Adresse für Homesitter',
@@ -33,7 +37,8 @@ const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
       subject: 'Reset your Homesitter password',
       intro: 'Someone asked to reset the password of your Homesitter account.',
       action: 'Choose a new password',
-      outro: 'The link works once and expires in 1 hour. If it was not you, ignore this mail; nothing changes.',
+      outro:
+        'The link works once and expires in 1 hour. If it was not you, ignore this mail; nothing changes.',
     },
     de: {
       subject: 'Setze dein Homesitter-Passwort zurück',
@@ -45,7 +50,12 @@ const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
   },
 };
 
-function render(kind: 'verify' | 'reset', language: SupportedLanguage, to: string, link: string): OutgoingMail {
+function render(
+  kind: 'verify' | 'reset',
+  language: SupportedLanguage,
+  to: string,
+  link: string,
+): OutgoingMail {
   const t = TEXTS[kind][language];
   const text = `${t.intro}\n\n${t.action}: ${link}\n\n${t.outro}\n\nHomesitter`;
   const html = `<!doctype html><html lang="${language}"><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">

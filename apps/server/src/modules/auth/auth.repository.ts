@@ -49,7 +49,11 @@ export function createAuthRepository(db: Db) {
     },
 
     async findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
-      const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+      const [row] = await db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, tokenHash))
+        .limit(1);
       return row;
     },
 
@@ -61,7 +65,9 @@ export function createAuthRepository(db: Db) {
       const rows = await db
         .update(refreshTokens)
         .set({ rotatedAt: at })
-        .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
+        .where(
+          and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)),
+        )
         .returning({ id: refreshTokens.id });
       return rows.length > 0;
     },

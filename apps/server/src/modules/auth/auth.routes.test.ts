@@ -30,7 +30,11 @@ describe('sign-up', () => {
 
   it('writes the mail in German when the user asks for German', async () => {
     const email = uniqueEmail('de');
-    await post('/api/auth/sign-up', { email, password: 'longenough' }, { 'accept-language': 'de-DE,de;q=0.9' });
+    await post(
+      '/api/auth/sign-up',
+      { email, password: 'longenough' },
+      { 'accept-language': 'de-DE,de;q=0.9' },
+    );
     expect(t.mailer.lastTo(email)?.subject).toBe('Bestätige deine E-Mail-Adresse für Homesitter');
   });
 
@@ -46,7 +50,10 @@ describe('sign-up', () => {
     [{ email: 'not-an-email', password: 'longenough' }, 'Please enter a valid email address'],
     [{ password: 'longenough' }, 'email'],
     [{ email: 'y@example.com', password: 'longenough', admin: true }, 'admin'],
-    [{ email: 'z@example.com', password: 'longenough', phone: '123' }, 'Phone number must have 10 to 15 digits'],
+    [
+      { email: 'z@example.com', password: 'longenough', phone: '123' },
+      'Phone number must have 10 to 15 digits',
+    ],
   ])('answers 400 with a clear message for %j', async (payload, text) => {
     const res = await post('/api/auth/sign-up', payload);
     expect(res.statusCode).toBe(400);
@@ -154,7 +161,7 @@ describe('tokens', () => {
 
   it('stores refresh tokens hashed, never as sent', async () => {
     const user = await signUp(t, { profile: false });
-    const { rows } = await t.database.db.$client.query<{ token_hash: string }>('select token_hash from refresh_tokens');
+    const rows = await t.database.query<{ token_hash: string }>('select token_hash from refresh_tokens');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.map((r) => r.token_hash)).not.toContain(user.refreshToken);
   });
@@ -184,18 +191,22 @@ describe('email verification', () => {
     expect(body.code).toBe('auth.resend_too_soon');
     expect(body.retryAfterSeconds).toBeGreaterThan(50);
     expect(body.retryAfterSeconds).toBeLessThanOrEqual(60);
-    expect(body.message).toBe(`Please wait ${body.retryAfterSeconds} seconds before requesting another email.`);
+    expect(body.message).toBe(
+      `Please wait ${body.retryAfterSeconds} seconds before requesting another email.`,
+    );
     expect(res.headers['retry-after']).toBe(String(body.retryAfterSeconds));
   });
 
   it('resends after the minute has passed', async () => {
     const user = await signUp(t, { verify: false, profile: false });
-    await t.database.db.$client.query(
+    await t.database.query(
       `update identities set verification_sent_at = now() - interval '61 seconds' where id = $1`,
       [user.uid],
     );
     const before = t.mailer.sent.length;
-    const res = await post('/api/auth/send-verification-email', undefined, { authorization: `Bearer ${user.idToken}` });
+    const res = await post('/api/auth/send-verification-email', undefined, {
+      authorization: `Bearer ${user.idToken}`,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { sent: true, retryAfterSeconds: 60 } });
     expect(t.mailer.sent.length).toBe(before + 1);
@@ -204,7 +215,7 @@ describe('email verification', () => {
   it('refuses an expired code', async () => {
     const user = await signUp(t, { verify: false, profile: false });
     const code = codeFromMail(t.mailer.lastTo(user.email));
-    await t.database.db.$client.query(
+    await t.database.query(
       `update auth_codes set expires_at = now() - interval '1 second' where identity_id = $1`,
       [user.uid],
     );
@@ -234,7 +245,9 @@ describe('password reset', () => {
     const res = await post('/api/auth/reset-password', { code, password: 'brand new password' });
     expect(res.statusCode).toBe(200);
     expect((await post('/api/auth/token', { refreshToken: user.refreshToken })).statusCode).toBe(401);
-    expect((await post('/api/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(401);
+    expect((await post('/api/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(
+      401,
+    );
     expect(
       (await post('/api/auth/sign-in', { email: user.email, password: 'brand new password' })).statusCode,
     ).toBe(200);

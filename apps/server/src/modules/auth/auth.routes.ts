@@ -16,7 +16,6 @@ function languageFrom(req: FastifyRequest): SupportedLanguage {
   return /^\s*de\b/i.test(req.headers['accept-language'] ?? '') ? 'de' : 'en';
 }
 
-
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
   const { auth, guards } = deps;
   const limited = { rateLimit: deps.rateLimit };
@@ -40,7 +39,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     limited,
   );
 
-  route(app, guards, endpoints.signIn, async (req) => auth.signIn(req.body.email, req.body.password), limited);
+  route(
+    app,
+    guards,
+    endpoints.signIn,
+    async (req) => auth.signIn(req.body.email, req.body.password),
+    limited,
+  );
 
   route(app, guards, endpoints.refreshToken, async (req) => auth.refresh(req.body.refreshToken), limited);
 

@@ -147,7 +147,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (identity.emailVerified) throw authErrors.alreadyVerified();
       if (identity.verificationSentAt) {
         const elapsed = (now().getTime() - identity.verificationSentAt.getTime()) / 1000;
-        if (elapsed < EMAIL_RESEND_WAIT_S) throw authErrors.resendTooSoon(Math.ceil(EMAIL_RESEND_WAIT_S - elapsed));
+        if (elapsed < EMAIL_RESEND_WAIT_S)
+          throw authErrors.resendTooSoon(Math.ceil(EMAIL_RESEND_WAIT_S - elapsed));
       }
       await mailVerification(identity);
       return { sent: true, retryAfterSeconds: EMAIL_RESEND_WAIT_S };

@@ -18,14 +18,21 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions, keyLength: 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS, KEY_LENGTH);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltB64, keyB64] = stored.split('$');
   if (scheme !== 'scrypt' || !saltB64 || !keyB64) return false;
   const expected = Buffer.from(keyB64, 'base64url');
-  const key = await derive(password, Buffer.from(saltB64, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }, expected.length);
+  const key = await derive(
+    password,
+    Buffer.from(saltB64, 'base64url'),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    expected.length,
+  );
   return timingSafeEqual(key, expected);
 }
 

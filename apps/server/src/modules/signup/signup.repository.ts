@@ -5,7 +5,10 @@ import { appSettings, waitlist } from '../../platform/db/schema.js';
 export function createSignupRepository(db: Db) {
   return {
     async getSetting(key: string): Promise<unknown> {
-      const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, key));
+      const [row] = await db
+        .select({ value: appSettings.value })
+        .from(appSettings)
+        .where(eq(appSettings.key, key));
       return row?.value;
     },
 

@@ -2,9 +2,14 @@ import { AppError } from '../../platform/errors.js';
 
 export const userErrors = {
   notFound: () =>
-    new AppError(404, 'user.not_found', 'No profile exists for this account yet; create it with POST /api/users', {
-      generic: true,
-    }),
+    new AppError(
+      404,
+      'user.not_found',
+      'No profile exists for this account yet; create it with POST /api/users',
+      {
+        generic: true,
+      },
+    ),
   pushTokenNotFound: () =>
     new AppError(404, 'push_token.not_found', 'This push token is not registered for your account', {
       generic: true,

@@ -16,7 +16,11 @@ export function createUsersRepository(db: Db) {
 
     /** Inserts the profile unless one exists for the subject; `undefined` when it already existed. */
     async insert(values: typeof users.$inferInsert): Promise<UserRow | undefined> {
-      const [row] = await db.insert(users).values(values).onConflictDoNothing({ target: users.authSubject }).returning();
+      const [row] = await db
+        .insert(users)
+        .values(values)
+        .onConflictDoNothing({ target: users.authSubject })
+        .returning();
       return row;
     },
 
@@ -46,7 +50,13 @@ export function createUsersRepository(db: Db) {
         .values({ userId, ...values, enabled: true })
         .onConflictDoUpdate({
           target: pushTokens.token,
-          set: { userId, platform: values.platform, isSandbox: values.isSandbox, enabled: true, updatedAt: now },
+          set: {
+            userId,
+            platform: values.platform,
+            isSandbox: values.isSandbox,
+            enabled: true,
+            updatedAt: now,
+          },
         })
         .returning();
       if (!row) throw new Error('push token upsert returned nothing');
@@ -57,7 +67,9 @@ export function createUsersRepository(db: Db) {
       const [row] = await db
         .select()
         .from(pushTokens)
-        .where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)))
+        .where(
+          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
+        )
         .limit(1);
       return row;
     },
@@ -70,7 +82,9 @@ export function createUsersRepository(db: Db) {
       const [row] = await db
         .update(pushTokens)
         .set({ enabled: false, updatedAt: new Date() })
-        .where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)))
+        .where(
+          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
+        )
         .returning();
       return row;
     },

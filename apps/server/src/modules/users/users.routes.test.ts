@@ -10,8 +10,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: TestUser | null, payload?: unknown) =>
-  t.app.inject({ method, url, payload: payload as object, headers: who ? who.auth : {} });
+const call = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  who: TestUser | null,
+  payload?: unknown,
+) => t.app.inject({ method, url, payload: payload as object, headers: who ? who.auth : {} });
 
 describe('profile', () => {
   it('is created once with the spec defaults, and a second create returns it unchanged', async () => {
@@ -63,14 +67,22 @@ describe('profile', () => {
     const fresh = await signUp(t, { profile: false });
     const res = await call('GET', '/api/users/profile', fresh);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ success: false, code: 'user.not_found', message: MESSAGES.loadUserDataFailed });
+    expect(res.json()).toMatchObject({
+      success: false,
+      code: 'user.not_found',
+      message: MESSAGES.loadUserDataFailed,
+    });
   });
 
   it('refuses a bad time zone, an unknown field and a short phone with 400 and the §8 text', async () => {
     for (const payload of [{ timezone: 'Mars/Base' }, { nickname: 'x' }, { phone_number: '12345' }]) {
       const res = await call('POST', '/api/users', user, payload);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, code: 'validation_failed', message: MESSAGES.createUserFailed });
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: 'validation_failed',
+        message: MESSAGES.createUserFailed,
+      });
       expect(res.json().details.length).toBeGreaterThan(0);
     }
   });
@@ -107,21 +119,31 @@ describe('access', () => {
   it('accepts a user right after verification, before the token is refreshed', async () => {
     const u = await signUp(t, { verify: false });
     const { codeFromMail } = await import('../../../test/capture-mailer.js');
-    await t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { code: codeFromMail(t.mailer.lastTo(u.email)) } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { code: codeFromMail(t.mailer.lastTo(u.email)) },
+    });
     expect((await call('GET', '/api/users/settings', u)).statusCode).toBe(200);
   });
 });
 
 describe('switches', () => {
   it('turns global private mode on and off', async () => {
-    const on = await call('POST', '/api/users/update-global-privacy-mode', user, { is_global_privacy_mode_enabled: true });
+    const on = await call('POST', '/api/users/update-global-privacy-mode', user, {
+      is_global_privacy_mode_enabled: true,
+    });
     expect(on.json().data.is_global_privacy_mode_enabled).toBe(true);
-    const bad = await call('POST', '/api/users/update-global-privacy-mode', user, { is_global_privacy_mode_enabled: 'yes' });
+    const bad = await call('POST', '/api/users/update-global-privacy-mode', user, {
+      is_global_privacy_mode_enabled: 'yes',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(MESSAGES.updatePrivacyModeFailed);
     const profile = await call('GET', '/api/users/profile', user);
     expect(profile.json().data.is_global_privacy_mode_enabled).toBe(true);
-    await call('POST', '/api/users/update-global-privacy-mode', user, { is_global_privacy_mode_enabled: false });
+    await call('POST', '/api/users/update-global-privacy-mode', user, {
+      is_global_privacy_mode_enabled: false,
+    });
   });
 
   it('reads and writes facial recognition settings, recording consent when turned on', async () => {
@@ -137,7 +159,7 @@ describe('switches', () => {
     });
     const on = await call('PUT', '/api/users/settings', user, { is_facial_recognition_enabled: true });
     expect(on.json().data.is_facial_recognition_enabled).toBe(true);
-    const { rows } = await t.database.db.$client.query<{ facial_recognition_consent_at: Date | null }>(
+    const rows = await t.database.query<{ facial_recognition_consent_at: Date | null }>(
       'select facial_recognition_consent_at from users where auth_subject = $1',
       [user.uid],
     );
@@ -148,7 +170,9 @@ describe('switches', () => {
   });
 
   it('sets both channels with notifications on/off, and derives the status from the channels', async () => {
-    const off = await call('POST', '/api/users/notifications', user, { notifications_status: 'ALL_DISABLED' });
+    const off = await call('POST', '/api/users/notifications', user, {
+      notifications_status: 'ALL_DISABLED',
+    });
     expect(off.json().data).toMatchObject({
       notifications_status: 'ALL_DISABLED',
       notification_preferences: { push_enabled: false, sms_mms_enabled: false },
@@ -177,7 +201,11 @@ describe('switches', () => {
       last_name: 'Tyler',
       timezone: 'America/New_York',
     });
-    expect(res.json().data).toMatchObject({ first_name: 'Rose', last_name: 'Tyler', timezone: 'America/New_York' });
+    expect(res.json().data).toMatchObject({
+      first_name: 'Rose',
+      last_name: 'Tyler',
+      timezone: 'America/New_York',
+    });
     const cleared = await call('POST', '/api/users/personal-info', user, { last_name: null });
     expect(cleared.json().data.last_name).toBeNull();
     const empty = await call('POST', '/api/users/personal-info', user, {});
@@ -206,33 +234,50 @@ describe('switches', () => {
 describe('push tokens', () => {
   it('registers, verifies and disables a token', async () => {
     const token = { token: 'device-token-1', platform: 'ios' };
-    const reg = await call('POST', '/api/users/push-notification-token', user, { ...token, is_sandbox: true });
+    const reg = await call('POST', '/api/users/push-notification-token', user, {
+      ...token,
+      is_sandbox: true,
+    });
     expect(reg.json()).toEqual({
       success: true,
       data: { token: 'device-token-1', platform: 'ios', is_sandbox: true, enabled: true },
     });
-    expect((await call('POST', '/api/users/verify-push-token', user, token)).json().data).toEqual({ isValid: true });
+    expect((await call('POST', '/api/users/verify-push-token', user, token)).json().data).toEqual({
+      isValid: true,
+    });
     const disabled = await call('POST', '/api/users/push-notification-token/disable', user, token);
     expect(disabled.json().data.enabled).toBe(false);
-    expect((await call('POST', '/api/users/verify-push-token', user, token)).json().data).toEqual({ isValid: false });
+    expect((await call('POST', '/api/users/verify-push-token', user, token)).json().data).toEqual({
+      isValid: false,
+    });
   });
 
   it("answers 404 for another user's token and reports it invalid for them", async () => {
     const other = await signUp(t);
     await call('POST', '/api/users/push-notification-token', user, { token: 'mine', platform: 'android' });
-    const res = await call('POST', '/api/users/push-notification-token/disable', other, { token: 'mine', platform: 'android' });
+    const res = await call('POST', '/api/users/push-notification-token/disable', other, {
+      token: 'mine',
+      platform: 'android',
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('push_token.not_found');
     expect(
-      (await call('POST', '/api/users/verify-push-token', other, { token: 'mine', platform: 'android' })).json().data,
+      (
+        await call('POST', '/api/users/verify-push-token', other, { token: 'mine', platform: 'android' })
+      ).json().data,
     ).toEqual({ isValid: false });
     expect(
-      (await call('POST', '/api/users/verify-push-token', user, { token: 'mine', platform: 'android' })).json().data,
+      (
+        await call('POST', '/api/users/verify-push-token', user, { token: 'mine', platform: 'android' })
+      ).json().data,
     ).toEqual({ isValid: true });
   });
 
   it('refuses a bad platform or an empty token with 400', async () => {
-    for (const payload of [{ token: 'x', platform: 'symbian' }, { token: ' ', platform: 'web' }]) {
+    for (const payload of [
+      { token: 'x', platform: 'symbian' },
+      { token: ' ', platform: 'web' },
+    ]) {
       expect((await call('POST', '/api/users/push-notification-token', user, payload)).statusCode).toBe(400);
     }
   });
@@ -241,19 +286,22 @@ describe('push tokens', () => {
 describe('account deletion', () => {
   it('deletes the profile, identity, tokens and owned rows', async () => {
     const doomed = await signUp(t);
-    await call('POST', '/api/users/push-notification-token', doomed, { token: 'doomed-device', platform: 'web' });
+    await call('POST', '/api/users/push-notification-token', doomed, {
+      token: 'doomed-device',
+      platform: 'web',
+    });
     const res = await call('DELETE', '/api/users', doomed);
     expect(res.json()).toEqual({ success: true });
 
-    const q = (sql: string) => t.database.db.$client.query<{ n: number }>(sql, [doomed.uid]);
-    expect((await q('select count(*)::int as n from users where auth_subject = $1')).rows[0]?.n).toBe(0);
-    expect((await q('select count(*)::int as n from identities where id = $1')).rows[0]?.n).toBe(0);
-    expect((await q('select count(*)::int as n from refresh_tokens where identity_id = $1')).rows[0]?.n).toBe(0);
-    expect((await q('select count(*)::int as n from auth_codes where identity_id = $1')).rows[0]?.n).toBe(0);
-    const tokens = await t.database.db.$client.query<{ n: number }>(
+    const q = async (sql: string) => (await t.database.query<{ n: number }>(sql, [doomed.uid]))[0]?.n;
+    expect(await q('select count(*)::int as n from users where auth_subject = $1')).toBe(0);
+    expect(await q('select count(*)::int as n from identities where id = $1')).toBe(0);
+    expect(await q('select count(*)::int as n from refresh_tokens where identity_id = $1')).toBe(0);
+    expect(await q('select count(*)::int as n from auth_codes where identity_id = $1')).toBe(0);
+    const tokens = await t.database.query<{ n: number }>(
       "select count(*)::int as n from push_tokens where token = 'doomed-device'",
     );
-    expect(tokens.rows[0]?.n).toBe(0);
+    expect(tokens[0]?.n).toBe(0);
 
     const signIn = await t.app.inject({
       method: 'POST',
@@ -268,7 +316,11 @@ describe('account deletion', () => {
     const email = uniqueEmail('again');
     const first = await signUp(t, { email });
     await call('DELETE', '/api/users', first);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-up', payload: { email, password: 'longenough' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up',
+      payload: { email, password: 'longenough' },
+    });
     expect(res.statusCode).toBe(201);
   });
 });

@@ -6,7 +6,10 @@ import type { UsersService } from './users.service.js';
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** Spec §7 "User": thin handlers, rules in UsersService. */
-export function registerUserRoutes(app: FastifyInstance, deps: { users: UsersService; guards: AccessGuards }): void {
+export function registerUserRoutes(
+  app: FastifyInstance,
+  deps: { users: UsersService; guards: AccessGuards },
+): void {
   const { users, guards } = deps;
 
   route(app, guards, endpoints.createUser, async (req, reply) => {
@@ -21,10 +24,15 @@ export function registerUserRoutes(app: FastifyInstance, deps: { users: UsersSer
     ok(await users.setGlobalPrivacyMode(callerOf(req).subject, req.body.is_global_privacy_mode_enabled)),
   );
 
-  route(app, guards, endpoints.getUserSettings, async (req) => ok(await users.getSettings(callerOf(req).subject)));
+  route(app, guards, endpoints.getUserSettings, async (req) =>
+    ok(await users.getSettings(callerOf(req).subject)),
+  );
 
   route(app, guards, endpoints.updateUserSettings, async (req) => {
-    const settings = await users.setFacialRecognition(callerOf(req).subject, req.body.is_facial_recognition_enabled);
+    const settings = await users.setFacialRecognition(
+      callerOf(req).subject,
+      req.body.is_facial_recognition_enabled,
+    );
     return {
       success: true as const,
       message: settings.is_facial_recognition_enabled

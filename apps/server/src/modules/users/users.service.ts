@@ -82,7 +82,10 @@ export function createUsersService(deps: UsersServiceDeps) {
 
   return {
     /** Idempotent: a second call returns the existing profile unchanged. */
-    async createProfile(auth: AuthContext, input: CreateUserInput): Promise<{ profile: UserProfile; created: boolean }> {
+    async createProfile(
+      auth: AuthContext,
+      input: CreateUserInput,
+    ): Promise<{ profile: UserProfile; created: boolean }> {
       const inserted = await repo.insert({
         authSubject: auth.subject,
         email: auth.email,
@@ -137,7 +140,12 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     setPersonalInfo: (
       subject: string,
-      info: { first_name?: string | null; last_name?: string | null; phone_number?: string | null; timezone?: string },
+      info: {
+        first_name?: string | null;
+        last_name?: string | null;
+        phone_number?: string | null;
+        timezone?: string;
+      },
     ) =>
       update(subject, {
         ...(info.first_name !== undefined ? { firstName: info.first_name || null } : {}),
@@ -157,7 +165,10 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (auth.issuer === 'local') await deps.deleteLocalIdentity(auth.subject);
     },
 
-    async registerPushToken(subject: string, input: { token: string; platform: PushPlatform; is_sandbox: boolean }) {
+    async registerPushToken(
+      subject: string,
+      input: { token: string; platform: PushPlatform; is_sandbox: boolean },
+    ) {
       const user = await requireUser(subject);
       const row = await repo.upsertPushToken(user.id, {
         token: input.token,

@@ -20,6 +20,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Runs pending migrations (the same SQL files on both engines). */
   migrate(): Promise<void>;
+  /** Plain SQL with positional parameters, for tests and operator tooling; services use repositories. */
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ function createPostgres(url: string, max: number): Database {
     db,
     kind: 'postgres',
     migrate: () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
     ping: () => ping(db),
     close: () => pool.end(),
   };
@@ -60,6 +63,7 @@ function createPglite(dir: string | undefined): Database {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     ping: () => ping(db),
     close: () => client.close(),
   };

@@ -32,7 +32,10 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_identity_idx').on(t.identityId)],
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_identity_idx').on(t.identityId),
+  ],
 );
 
 /** Single-use mailed codes (email verification, password reset), stored as SHA-256 hashes. */

@@ -39,7 +39,11 @@ export function installErrorHandler(app: FastifyInstance): void {
         message: v.message ?? 'Invalid value',
       }));
       const first = details[0];
-      const clear = first ? (first.field ? `${first.field}: ${first.message}` : first.message) : 'Invalid request';
+      const clear = first
+        ? first.field
+          ? `${first.field}: ${first.message}`
+          : first.message
+        : 'Invalid request';
       return send(reply, 400, {
         success: false,
         code: 'validation_failed',
@@ -85,8 +89,6 @@ export function installErrorHandler(app: FastifyInstance): void {
       message: routeMessage ?? MESSAGES.somethingWentWrong,
     });
   });
-
-  app.setNotFoundHandler(sendRouteNotFound);
 }
 
 /** Unknown routes answer 404 JSON, never an HTML page. */

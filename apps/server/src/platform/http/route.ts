@@ -1,10 +1,11 @@
-import type {
-  Endpoint,
-  EndpointAccess,
-  EndpointBody,
-  EndpointParams,
-  EndpointQuery,
-  EndpointResponse,
+import {
+  errorEnvelopeSchema,
+  type Endpoint,
+  type EndpointAccess,
+  type EndpointBody,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointResponse,
 } from '@homesitter/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -74,7 +75,7 @@ export function route<E extends Endpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { '2xx': endpoint.response },
+      response: { '2xx': endpoint.response, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema },
     },
     config: {
       ...(endpoint.failureMessage ? { failureMessage: endpoint.failureMessage } : {}),

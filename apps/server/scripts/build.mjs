@@ -1,0 +1,20 @@
+// Bundles the server into dist/main.js. Only our own code and the workspace contract are bundled; every
+// npm dependency stays external and is loaded from node_modules (PGlite's WASM, pino's workers…).
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@homesitter/'));
+
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+});
+console.log('server built: apps/server/dist');

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from './app.js';
+import { loadSigningKey } from './modules/auth/tokens.js';
+import { loadConfig } from './platform/config.js';
+import { createDatabase } from './platform/db/client.js';
+import { createLogger } from './platform/logger.js';
+import { serverPath } from './platform/paths.js';
+
+export const OPENAPI_FILE = serverPath('openapi.json');
+
+/** The OpenAPI document as the routes describe it, rendered the way it is committed. */
+export async function renderOpenApi(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hs-openapi-'));
+  const database = createDatabase({});
+  const app = await createServer({
+    config: loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' }),
+    log: createLogger('silent'),
+    database,
+    mailer: { kind: 'outbox', send: async () => {}, close: async () => {} },
+    signingKey: await loadSigningKey(undefined, join(dataDir, 'key.pem')),
+    adminToken: 'unused',
+  });
+  try {
+    await app.ready();
+    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  } finally {
+    await app.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,43 @@
+// `npm start`: builds what is missing or older than its sources (web app, server), then runs the server,
+// which serves the built web app on http://localhost:8080 with embedded defaults.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function buildIfStale(name, output, sources) {
+  const built = existsSync(output) ? statSync(output).mtimeMs : 0;
+  const source = Math.max(...sources.map((s) => newestMtime(join(root, s))));
+  if (built >= source) return;
+  console.log(`Building ${name}…`);
+  const result = spawnSync('npm', ['run', 'build', '-w', `apps/${name}`], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const contract = 'packages/contract/src';
+buildIfStale('web', join(root, 'apps/web/dist/index.html'), [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  contract,
+]);
+buildIfStale('server', join(root, 'apps/server/dist/main.js'), [
+  'apps/server/src',
+  'apps/server/drizzle',
+  contract,
+]);
+
+await import(join(root, 'apps/server/dist/main.js'));
