@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const MOBILE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true };
+
+/** A page that records console errors; network failures the test provokes are asserted where they happen. */
+export async function openPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The newest link to `route` mailed to `to`, read from the server's outbox (`DATA_DIR/outbox/*.eml`). */
+export async function mailedLink(dataDir: string, to: string, route: string): Promise<string> {
+  const dir = path.join(dataDir, 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        if (!existsSync(dir)) return undefined;
+        const files = readdirSync(dir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const file of files) {
+          const mail = decodeQuotedPrintable(readFileSync(path.join(dir, file), 'utf8'));
+          if (!mail.toLowerCase().includes(to.toLowerCase())) continue;
+          const match = new RegExp(`https?://[^\\s"<>]+/${route}\\?code=[^\\s"<>&]+`).exec(mail);
+          if (match) return (link = match[0]);
+        }
+        return undefined;
+      },
+      { timeout: 15_000, interval: 200 },
+    )
+    .toBeDefined();
+  return link!;
+}
+
+let counter = 0;
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now()}-${counter}@example.com`;
+}
