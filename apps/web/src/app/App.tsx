@@ -1,13 +1,14 @@
 import { STALE_TIME_MS } from '@homesitter/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter } from 'react-router';
-import { Toaster } from 'sonner';
 import { session } from '../shared/lib/api';
 import { isNativeApp } from '../shared/lib/native';
 import { watchSafeAreaInsets } from '../shared/lib/safeArea';
 import { SESSION_STORAGE_KEY } from '../shared/lib/session';
 import { AppRoutes } from './router';
+
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -37,14 +38,16 @@ export function App() {
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
-      <Toaster
-        position="top-center"
-        theme="dark"
-        richColors
-        closeButton
-        offset={isNativeApp() ? { top: 'calc(var(--safe-top) + 16px)' } : 16}
-        mobileOffset={isNativeApp() ? { top: 'calc(var(--safe-top) + 12px)' } : 12}
-      />
+      <Suspense fallback={null}>
+        <Toaster
+          position="top-center"
+          theme="dark"
+          richColors
+          closeButton
+          offset={isNativeApp() ? { top: 'calc(var(--safe-top) + 16px)' } : 16}
+          mobileOffset={isNativeApp() ? { top: 'calc(var(--safe-top) + 12px)' } : 12}
+        />
+      </Suspense>
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,4 @@
 import { TIP_TOAST_DURATION_MS, TOAST_DEDUPE_MS, TOAST_DURATION_MS } from '@homesitter/contract';
-import { toast } from 'sonner';
 
 const lastShown = new Map<string, number>();
 
@@ -15,17 +14,22 @@ export function resetToastMemory() {
   lastShown.clear();
 }
 
+type Kind = 'success' | 'error' | 'info' | 'tip';
+
+/** sonner loads with the first toast (or when the Toaster mounts), keeping it out of the first paint. */
+function show(kind: Kind, text: string) {
+  if (!shouldShowToast(text)) return;
+  void import('sonner').then(({ toast }) => {
+    if (kind === 'success') toast.success(text, { duration: TOAST_DURATION_MS });
+    else if (kind === 'error') toast.error(text, { duration: TOAST_DURATION_MS });
+    else if (kind === 'tip') toast.info(text, { duration: TIP_TOAST_DURATION_MS });
+    else toast(text, { duration: TOAST_DURATION_MS });
+  });
+}
+
 export const notify = {
-  success(text: string) {
-    if (shouldShowToast(text)) toast.success(text, { duration: TOAST_DURATION_MS });
-  },
-  error(text: string) {
-    if (shouldShowToast(text)) toast.error(text, { duration: TOAST_DURATION_MS });
-  },
-  info(text: string) {
-    if (shouldShowToast(text)) toast(text, { duration: TOAST_DURATION_MS });
-  },
-  tip(text: string) {
-    if (shouldShowToast(text)) toast.info(text, { duration: TIP_TOAST_DURATION_MS });
-  },
+  success: (text: string) => show('success', text),
+  error: (text: string) => show('error', text),
+  info: (text: string) => show('info', text),
+  tip: (text: string) => show('tip', text),
 };
