@@ -1,4 +1,3 @@
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -27,6 +26,7 @@ import type { Config } from './platform/config.js';
 import type { Database } from './platform/db/client.js';
 import { installErrorHandler, sendRouteNotFound } from './platform/http/error-handler.js';
 import { OneLinePerRequest } from './platform/http/request-log.js';
+import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import type { Logger } from './platform/logger.js';
 import { createRateLimiter } from './platform/rate-limiter.js';
@@ -85,23 +85,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('auth', null);
   installErrorHandler(app);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {

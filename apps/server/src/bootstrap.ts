@@ -25,7 +25,7 @@ export async function createDeps(config: Config): Promise<AppDeps> {
   const log = createLogger(config.LOG_LEVEL);
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const database = createDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirFor(dataDir) });
+  const database = await createDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirFor(dataDir) });
   await database.migrate();
   const mailer = config.SMTP_URL
     ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)

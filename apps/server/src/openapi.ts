@@ -13,7 +13,7 @@ export const OPENAPI_FILE = serverPath('openapi.json');
 /** The OpenAPI document as the routes describe it, rendered the way it is committed. */
 export async function renderOpenApi(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-openapi-'));
-  const database = createDatabase({});
+  const database = await createDatabase({});
   const app = await createServer({
     config: loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' }),
     log: createLogger('silent'),

@@ -9,7 +9,7 @@ import { createDatabase, type Database } from '../src/platform/db/client.js';
 export async function createTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const database = createDatabase({});
+    const database = await createDatabase({});
     await database.migrate();
     return database;
   }
@@ -20,7 +20,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = createDatabase({ url: target.toString(), poolSize: 4 });
+  const database = await createDatabase({ url: target.toString(), poolSize: 4 });
   await database.migrate();
   return {
     ...database,

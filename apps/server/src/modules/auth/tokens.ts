@@ -88,7 +88,7 @@ export async function createTokenVerifier(
     return { subject: payload.sub, email, emailVerified: payload.email_verified === true, issuer, token };
   }
 
-  return async (token) => {
+  return withVerifiedTokenCache(async (token) => {
     let iss: string | undefined;
     try {
       iss = decodeJwt(token).iss;
@@ -115,6 +115,32 @@ export async function createTokenVerifier(
       return null;
     }
     return null;
+  });
+}
+
+const TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * Remembers tokens that verified, until they expire: a client sends the same ID token for up to an hour,
+ * and checking its signature again each time would be most of a request's cost. Only successes are kept,
+ * keyed by the whole token, so a cached answer is exactly what verifying again would say until `exp`.
+ */
+export function withVerifiedTokenCache(verify: TokenVerifier, now: () => number = Date.now): TokenVerifier {
+  const cache = new Map<string, { auth: AuthContext; expiresAt: number }>();
+  return async (token) => {
+    const hit = cache.get(token);
+    if (hit) {
+      if (hit.expiresAt > now()) return hit.auth;
+      cache.delete(token);
+    }
+    const auth = await verify(token);
+    if (!auth) return null;
+    const exp = decodeJwt(token).exp;
+    if (typeof exp === 'number') {
+      if (cache.size >= TOKEN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(token, { auth, expiresAt: exp * 1000 });
+    }
+    return auth;
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { pushTokens, users } from '../../platform/db/schema.js';
 
@@ -8,9 +8,17 @@ export type PushTokenRow = typeof pushTokens.$inferSelect;
 
 /** Users' SQL. Every query is scoped by the caller's own subject or user id. */
 export function createUsersRepository(db: Db) {
+  // The profile lookup runs on nearly every request: prepared once, it skips rebuilding the SQL each time.
+  const findBySubject = db
+    .select()
+    .from(users)
+    .where(eq(users.authSubject, sql.placeholder('subject')))
+    .limit(1)
+    .prepare('users_find_by_subject');
+
   return {
     async findBySubject(subject: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.authSubject, subject)).limit(1);
+      const [row] = await findBySubject.execute({ subject });
       return row;
     },
 

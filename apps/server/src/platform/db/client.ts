@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -38,8 +39,10 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-export function createDatabase(options: DatabaseOptions): Database {
-  return options.url ? createPostgres(options.url, options.poolSize ?? 10) : createPglite(options.pgliteDir);
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return createPostgres(options.url, options.poolSize ?? 10);
+  if (options.pgliteDir) await initPgliteDir(options.pgliteDir);
+  return createPglite(options.pgliteDir);
 }
 
 function createPostgres(url: string, max: number): Database {
@@ -55,14 +58,52 @@ function createPostgres(url: string, max: number): Database {
   };
 }
 
+/**
+ * PostgreSQL settings for the embedded engine, sized for one household: PGlite keeps shared buffers inside
+ * its WASM memory, so the default 128 MB would stay resident for good. The OS page cache still holds the
+ * data files.
+ */
+const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'work_mem=4MB',
+  '-c',
+  'maintenance_work_mem=32MB',
+];
+
+/**
+ * Creating a cluster (initdb) grows PGlite's WASM memory to several hundred MB, and WASM memory never
+ * shrinks. So a new data directory is created by a short-lived child process, whose memory goes with it,
+ * and the server then opens the finished directory at its normal size.
+ */
+async function initPgliteDir(dir: string): Promise<void> {
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  mkdirSync(dir, { recursive: true });
+  const script = `const { PGlite } = await import(process.argv[1]);
+    const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();`;
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dir],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`Creating the embedded database in ${dir} failed (exit ${code})`);
+}
+
 function createPglite(dir: string | undefined): Database {
-  if (dir) mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir);
+  const client = new PGlite({ ...(dir ? { dataDir: dir } : {}), startParams: PGLITE_START_PARAMS });
   const db = drizzlePglite({ client, schema });
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: async () => {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+    },
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     ping: () => ping(db),
     close: () => client.close(),

@@ -1,0 +1,91 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverPath } from '../src/platform/paths.js';
+
+/** A built server in its own process on a fresh data directory, as `npm start` runs it. */
+export interface BenchServer {
+  base: string;
+  pid: number;
+  /** Peak resident memory of the server process so far (VmHWM), in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: serverPath(), stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('server build failed');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
+    cwd: serverPath(),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'hs-bench-')),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pid = child.pid!;
+  return {
+    base,
+    pid,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function postJson<T>(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A signed-up user with a profile, and the bearer header to act as them. */
+export async function benchUser(base: string): Promise<{ authorization: string }> {
+  const session = await postJson<{ idToken: string }>(`${base}/api/auth/sign-up`, {
+    email: `bench-${Date.now()}@example.com`,
+    password: 'bench password',
+  });
+  const auth = { authorization: `Bearer ${session.idToken}` };
+  await postJson(`${base}/api/users`, { timezone: 'Europe/Berlin' }, auth);
+  return auth;
+}
