@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
-import { supportedLanguageSchema } from './languages.js';
-import { emailSchema, phoneNumberSchema } from './common.js';
+import { emailSchema, phoneNumberSchema, supportedLanguageSchema } from './common.js';
 
 export const passwordSchema = z
   .string({ message: 'Password is required' })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './constants.js';
+import { SUPPORTED_LANGUAGES } from './languages.js';
 import { countPhoneDigits, normalizePhone } from './phone.js';
 
 export const emailSchema = z
@@ -32,3 +33,11 @@ export const timezoneSchema = z
   .min(1)
   .max(64)
   .refine(isTimeZone, { message: 'Time zone must be an IANA name such as Europe/Berlin' });
+
+export const supportedLanguageSchema = z.enum(SUPPORTED_LANGUAGES);
+
+export const languageEntrySchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  supported: z.boolean(),
+});

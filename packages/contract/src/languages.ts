@@ -1,16 +1,13 @@
-import { z } from 'zod';
-
-/** Languages the product is translated into (spec §1: en and de; default en). */
+/** Languages the product is translated into (spec §1: en and de; default en). Plain data, no zod. */
 export const SUPPORTED_LANGUAGES = ['en', 'de'] as const;
-export const supportedLanguageSchema = z.enum(SUPPORTED_LANGUAGES);
-export type SupportedLanguage = z.infer<typeof supportedLanguageSchema>;
+export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
-export const languageEntrySchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  supported: z.boolean(),
-});
-export type LanguageEntry = z.infer<typeof languageEntrySchema>;
+/** Spec §3 "Language entry". */
+export interface LanguageEntry {
+  code: string;
+  name: string;
+  supported: boolean;
+}
 
 /** Shown in the language selector; only `supported` ones can be chosen (spec §5). Names are endonyms. */
 export const LANGUAGES: readonly LanguageEntry[] = [

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { supportedLanguageSchema } from './languages.js';
-import { emailSchema, phoneNumberSchema, timezoneSchema } from './common.js';
+import { emailSchema, phoneNumberSchema, supportedLanguageSchema, timezoneSchema } from './common.js';
 
 const personName = z.string().trim().max(100, 'Names are at most 100 characters');
 

@@ -1,4 +1,4 @@
-import { STALE_TIME_MS } from '@homesitter/contract';
+import { STALE_TIME_MS } from '@homesitter/contract/runtime';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter } from 'react-router';

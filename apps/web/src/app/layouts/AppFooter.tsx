@@ -1,4 +1,4 @@
-import { VERSION_LABEL } from '@homesitter/contract';
+import { VERSION_LABEL } from '@homesitter/contract/runtime';
 import { LanguageSelector } from '../../features/language/LanguageSelector';
 import { UserMenu } from '../../features/user/UserMenu';
 import { StoreLinks } from '../../shared/ui/StoreLinks';

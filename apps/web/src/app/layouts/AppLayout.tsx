@@ -1,4 +1,4 @@
-import { BANNER_OFFSET_REM, BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract';
+import { BANNER_OFFSET_REM, BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';

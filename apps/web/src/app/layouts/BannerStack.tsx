@@ -1,4 +1,4 @@
-import { BANNER_OFFSET_REM } from '@homesitter/contract';
+import { BANNER_OFFSET_REM } from '@homesitter/contract/runtime';
 import { ShieldAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';

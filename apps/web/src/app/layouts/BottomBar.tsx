@@ -1,4 +1,4 @@
-import { BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract';
+import { BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract/runtime';
 import { Menu } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';

@@ -1,4 +1,4 @@
-import { SIDE_PANEL_WIDTH_PX } from '@homesitter/contract';
+import { SIDE_PANEL_WIDTH_PX } from '@homesitter/contract/runtime';
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { SIDEBAR_WIDTH_PX } from '@homesitter/contract';
+import { SIDEBAR_WIDTH_PX } from '@homesitter/contract/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../shared/ui/Logo';

@@ -1,4 +1,4 @@
-import { MAX_BANNERS } from '@homesitter/contract';
+import { MAX_BANNERS } from '@homesitter/contract/runtime';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
 export interface Banner {

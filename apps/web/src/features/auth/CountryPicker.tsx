@@ -1,4 +1,4 @@
-import { COUNTRY_SEARCH_DEBOUNCE_MS } from '@homesitter/contract';
+import { COUNTRY_SEARCH_DEBOUNCE_MS } from '@homesitter/contract/runtime';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inputClass } from '../../shared/ui/TextField';

@@ -1,4 +1,4 @@
-import { MESSAGES, PASSWORD_MIN_LENGTH } from '@homesitter/contract';
+import { MESSAGES, PASSWORD_MIN_LENGTH } from '@homesitter/contract/runtime';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-import { countPhoneDigits, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '@homesitter/contract';
+import { countPhoneDigits, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '@homesitter/contract/runtime';
 
 /** With long numbers enabled the upper bound rises from 15 digits (spec §5). */
 export const LONG_PHONE_MAX_DIGITS = 20;

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@homesitter/contract';
+import { MESSAGES } from '@homesitter/contract/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../shared/lib/api';
 import { ApiError } from '../../shared/lib/http';

@@ -1,4 +1,4 @@
-import { MESSAGES, normalizePhone } from '@homesitter/contract';
+import { MESSAGES, normalizePhone } from '@homesitter/contract/runtime';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -11,14 +11,9 @@ export function useCountdown(initialSeconds = 0) {
   return [seconds, setSeconds] as const;
 }
 
-/** Seconds to wait from a 429 answer: a `retryAfterSeconds` detail, else the first number in the message. */
-export function secondsFromRateLimit(
-  error: { message?: string; details?: { field: string; message: string }[] },
-  fallback: number,
-) {
-  const detail = error.details?.find((d) => /retry/i.test(d.field))?.message ?? error.details?.[0]?.message;
-  const fromDetail = detail ? Number.parseInt(detail, 10) : NaN;
-  if (Number.isFinite(fromDetail) && fromDetail > 0) return fromDetail;
-  const fromMessage = Number.parseInt(/(\d+)/.exec(error.message ?? '')?.[1] ?? '', 10);
-  return Number.isFinite(fromMessage) && fromMessage > 0 ? fromMessage : fallback;
+/** Seconds to wait from a 429 answer: the server's `retryAfterSeconds`, else the fallback. */
+export function secondsFromRateLimit(error: { retryAfterSeconds?: number }, fallback: number) {
+  return error.retryAfterSeconds !== undefined && error.retryAfterSeconds > 0
+    ? error.retryAfterSeconds
+    : fallback;
 }

@@ -1,4 +1,4 @@
-import { EMAIL_RESEND_WAIT_S, MESSAGES } from '@homesitter/contract';
+import { EMAIL_RESEND_WAIT_S, MESSAGES } from '@homesitter/contract/runtime';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, session } from '../../shared/lib/api';

@@ -1,4 +1,4 @@
-import { LANGUAGE_DROPDOWN_MAX_HEIGHT_VH, LANGUAGES } from '@homesitter/contract';
+import { LANGUAGE_DROPDOWN_MAX_HEIGHT_VH, LANGUAGES } from '@homesitter/contract/runtime';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Check, ChevronDown, Globe } from 'lucide-react';
 import { useRef, useState } from 'react';

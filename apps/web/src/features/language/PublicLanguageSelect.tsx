@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@homesitter/contract';
+import { LANGUAGES } from '@homesitter/contract/runtime';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../shared/ui/Button';
 import { useLanguageChange } from './useLanguageChange';

@@ -1,4 +1,5 @@
-import { MESSAGES, normalizePhone, type UserProfile } from '@homesitter/contract';
+import { MESSAGES, normalizePhone } from '@homesitter/contract/runtime';
+import type { UserProfile } from '@homesitter/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import type { UserProfile } from '@homesitter/contract';
-import { MESSAGES } from '@homesitter/contract';
+import { MESSAGES } from '@homesitter/contract/runtime';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../shared/lib/errors';

@@ -1,4 +1,5 @@
-import { MESSAGES, type UserProfile } from '@homesitter/contract';
+import { MESSAGES } from '@homesitter/contract/runtime';
+import type { UserProfile } from '@homesitter/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/lib/api';

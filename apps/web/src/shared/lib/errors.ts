@@ -1,4 +1,5 @@
-import { MESSAGES, type MessageKey } from '@homesitter/contract';
+import { MESSAGES } from '@homesitter/contract/runtime';
+import type { MessageKey } from '@homesitter/contract';
 import type { TFunction } from 'i18next';
 import { ApiError } from './http';
 

@@ -33,6 +33,22 @@ describe('http client', () => {
     });
   });
 
+  it('carries the seconds to wait from a 429', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      json(429, {
+        success: false,
+        message: 'Please wait 42 seconds before requesting another email.',
+        code: 'auth.resend_too_soon',
+        retryAfterSeconds: 42,
+      }),
+    );
+    const client = createHttpClient({ fetch, getToken: async () => 't', onUnauthorized: vi.fn() });
+    await expect(client.call('sendVerificationEmail')).rejects.toMatchObject({
+      status: 429,
+      retryAfterSeconds: 42,
+    });
+  });
+
   it('retries once with a refreshed token on 401, then ends the session', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () =>
       json(401, { success: false, message: 'no', code: 'auth.unauthenticated' }),

@@ -4,10 +4,8 @@ import {
   RETRY_ATTEMPTS,
   RETRY_DELAY_MS,
   UPLOAD_REQUEST_TIMEOUT_MS,
-  type EndpointBody,
-  type EndpointResponse,
-  type Endpoints,
-} from '@homesitter/contract';
+} from '@homesitter/contract/runtime';
+import type { EndpointBody, EndpointResponse, Endpoints, ErrorEnvelope } from '@homesitter/contract';
 import { apiRoutes, type RouteName } from './apiRoutes';
 
 export interface ApiErrorDetail {
@@ -22,6 +20,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly details: ApiErrorDetail[] = [],
+    /** With 429: the server's word on when to try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -89,15 +89,17 @@ async function readError(response: Response): Promise<ApiError> {
   let message = `Request failed with status ${response.status}`;
   let code = 'http_error';
   let details: ApiErrorDetail[] = [];
+  let retryAfterSeconds: number | undefined;
   try {
-    const body = (await response.json()) as { message?: unknown; code?: unknown; details?: unknown };
+    const body = (await response.json()) as Partial<ErrorEnvelope>;
     if (typeof body.message === 'string') message = body.message;
     if (typeof body.code === 'string') code = body.code;
-    if (Array.isArray(body.details)) details = body.details as ApiErrorDetail[];
+    if (Array.isArray(body.details)) details = body.details;
+    if (typeof body.retryAfterSeconds === 'number') retryAfterSeconds = body.retryAfterSeconds;
   } catch {
     // Not JSON (a proxy page, say): keep the generic text.
   }
-  return new ApiError(message, response.status, code, details);
+  return new ApiError(message, response.status, code, details, retryAfterSeconds);
 }
 
 export function createHttpClient(options: HttpClientOptions) {

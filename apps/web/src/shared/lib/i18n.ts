@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, LANGUAGES } from '@homesitter/contract';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '@homesitter/contract/runtime';
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 

@@ -1,4 +1,4 @@
-import { ANDROID_STATUS_BAR_PX, IOS_SAFE_AREA_TOP_FALLBACK_PX } from '@homesitter/contract';
+import { ANDROID_STATUS_BAR_PX, IOS_SAFE_AREA_TOP_FALLBACK_PX } from '@homesitter/contract/runtime';
 import { currentPlatform } from './native';
 
 /** Dispatch this on `window` to make the layout measure the safe areas again. */

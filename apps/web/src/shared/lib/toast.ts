@@ -1,4 +1,4 @@
-import { TIP_TOAST_DURATION_MS, TOAST_DEDUPE_MS, TOAST_DURATION_MS } from '@homesitter/contract';
+import { TIP_TOAST_DURATION_MS, TOAST_DEDUPE_MS, TOAST_DURATION_MS } from '@homesitter/contract/runtime';
 
 const lastShown = new Map<string, number>();
 
