@@ -19,7 +19,8 @@ const scenarios: Scenario[] = [{ name: 'GET /api/users/profile', path: '/api/use
 const server = await startBenchServer();
 try {
   const auth = await benchUser(server.base);
-  console.log(`bench:api — ${DURATION_S} s per scenario, ${CONNECTIONS} connections, embedded PGlite\n`);
+  const engine = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
+  console.log(`bench:api — ${DURATION_S} s per scenario, ${CONNECTIONS} connections, ${engine}\n`);
   for (const s of scenarios) {
     // A short warm-up so the JIT and the database caches are in their steady state.
     await autocannon({

@@ -51,7 +51,7 @@ function createPostgres(url: string, max: number): Database {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: () => migrateWithLock(pool, () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_DIR })),
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
     ping: () => ping(db),
     close: () => pool.end(),
@@ -93,6 +93,20 @@ async function initPgliteDir(dir: string): Promise<void> {
     child.once('exit', resolve);
   });
   if (code !== 0) throw new Error(`Creating the embedded database in ${dir} failed (exit ${code})`);
+}
+
+/** Any number to name the migration lock; instances starting together run the migrations one at a time. */
+const MIGRATION_LOCK_ID = 72_417_001;
+
+async function migrateWithLock(pool: pg.Pool, run: () => Promise<void>): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await run();
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    lock.release();
+  }
 }
 
 function createPglite(dir: string | undefined): Database {
