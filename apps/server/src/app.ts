@@ -116,6 +116,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     publicUrl: config.PUBLIC_URL,
     isSignupEnabled: () => signup.isEnabled(),
+    isVerificationExempt: (email) => config.VERIFICATION_EXEMPT_EMAILS.includes(email),
     signInLimiter: createRateLimiter({ max: limits.signInPerEmail, windowMs: 15 * 60_000 }),
     log: deps.log,
   });

@@ -11,6 +11,11 @@ export const authUserSchema = z.object({
   uid: z.string(),
   email: z.string(),
   emailVerified: z.boolean(),
+  verificationExempt: z
+    .boolean()
+    .describe(
+      'The address may use the app without verifying it (a test account in VERIFICATION_EXEMPT_EMAILS)',
+    ),
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints, LANGUAGES, MESSAGES, normalizePhone, phoneNumberSchema, SUPPORTED_LANGUAGES } from './index.js';
+import {
+  endpoints,
+  LANGUAGES,
+  MESSAGES,
+  normalizePhone,
+  phoneNumberSchema,
+  SUPPORTED_LANGUAGES,
+  type Endpoint,
+} from './index.js';
 
 describe('phone numbers (spec §5)', () => {
   it.each([
@@ -19,7 +27,7 @@ describe('phone numbers (spec §5)', () => {
 });
 
 describe('endpoint map', () => {
-  const list = Object.values(endpoints);
+  const list: Endpoint[] = Object.values(endpoints);
 
   it('names each method and path once', () => {
     const keys = list.map((e) => `${e.method} ${e.path}`);

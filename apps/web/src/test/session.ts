@@ -12,7 +12,7 @@ export function fakeAuthSession(emailVerified: boolean, email = 'sam@example.com
     idToken: `${b64({ alg: 'none' })}.${b64({ sub: 'u1', email, email_verified: emailVerified, exp })}.sig`,
     refreshToken: 'refresh-1',
     expiresIn: 3600,
-    user: { uid: 'u1', email, emailVerified },
+    user: { uid: 'u1', email, emailVerified, verificationExempt: false },
   };
 }
 

@@ -26,6 +26,8 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   publicUrl: string;
   isSignupEnabled: () => Promise<boolean>;
+  /** VERIFICATION_EXEMPT_EMAILS: test accounts that may skip verification. */
+  isVerificationExempt: (email: string) => boolean;
   /** Sign-in attempts per email address. */
   signInLimiter: RateLimiter;
   log: Logger;
@@ -62,7 +64,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       idToken,
       refreshToken: refresh.value,
       expiresIn: ID_TOKEN_TTL_S,
-      user: { uid: identity.id, email: identity.email, emailVerified: identity.emailVerified },
+      user: {
+        uid: identity.id,
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+        verificationExempt: deps.isVerificationExempt(identity.email),
+      },
     };
   }
 

@@ -112,6 +112,12 @@ describe('access', () => {
 
   it('lets an exempt address in without verification', async () => {
     const exempt = await signUp(t, { email: 'tester@example.com', verify: false });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload: { email: exempt.email, password: exempt.password },
+    });
+    expect(signIn.json().user).toMatchObject({ emailVerified: false, verificationExempt: true });
     const res = await call('GET', '/api/users/settings', exempt);
     expect(res.statusCode).toBe(200);
   });

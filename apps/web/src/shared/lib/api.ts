@@ -1,17 +1,11 @@
 import { createHttpClient } from './http';
 import { createSessionStore } from './session';
 
-const exemptEmails = (import.meta.env.VITE_VERIFICATION_EXEMPT_EMAILS ?? '')
-  .split(',')
-  .map((e: string) => e.trim())
-  .filter(Boolean);
-
 /** The app's one auth session (tokens in local storage). */
 export const session = createSessionStore({
   storage: window.localStorage,
   refresh: async (refreshToken) => await api.call('refreshToken', { body: { refreshToken } }),
   revoke: (refreshToken) => api.call('signOut', { body: { refreshToken } }),
-  exemptEmails,
 });
 
 /** The typed API client: bearer added, token refreshed, §8/§9 timeouts and retries, 401 ends the session. */

@@ -7,13 +7,13 @@ function jwt(claims: Record<string, unknown>) {
   return `${b64({ alg: 'none' })}.${b64(claims)}.sig`;
 }
 
-function authSession(now: number, verified = false, n = 1): AuthSession {
+function authSession(now: number, verified = false, n = 1, exempt = false): AuthSession {
   return {
     success: true,
     idToken: jwt({ sub: 'u', email: 'a@b.c', email_verified: verified, exp: Math.floor(now / 1000) + 3600 }),
     refreshToken: `r${n}`,
     expiresIn: 3600,
-    user: { uid: 'u', email: 'a@b.c', emailVerified: verified },
+    user: { uid: 'u', email: 'a@b.c', emailVerified: verified, verificationExempt: exempt },
   };
 }
 
@@ -62,14 +62,11 @@ describe('session store', () => {
     expect(second.getState().status).toBe('signedOut');
   });
 
-  it('counts exempt emails as verified', () => {
-    const store = createSessionStore({
-      storage: localStorage,
-      refresh: vi.fn(),
-      revoke: vi.fn(),
-      exemptEmails: ['A@b.c'],
-    });
-    store.establish(authSession(Date.now()));
+  it('counts an account the server marks exempt as verified, and no other unverified one', () => {
+    const store = createSessionStore({ storage: localStorage, refresh: vi.fn(), revoke: vi.fn() });
+    store.establish(authSession(Date.now(), false, 1, true));
     expect(store.isVerified()).toBe(true);
+    store.establish(authSession(Date.now(), false, 2, false));
+    expect(store.isVerified()).toBe(false);
   });
 });

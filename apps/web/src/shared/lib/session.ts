@@ -25,8 +25,6 @@ export interface SessionStoreOptions {
   /** POST /api/auth/sign-out; failures are ignored (the local session ends regardless). */
   revoke: (refreshToken: string) => Promise<unknown>;
   now?: () => number;
-  /** Emails exempt from verification (spec §6 "a listed test account"). */
-  exemptEmails?: readonly string[];
 }
 
 export const SESSION_STORAGE_KEY = 'homesitter.session';
@@ -53,7 +51,6 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
  */
 export function createSessionStore(options: SessionStoreOptions) {
   const now = options.now ?? Date.now;
-  const exempt = new Set((options.exemptEmails ?? []).map((e) => e.toLowerCase()));
   let stored: StoredSession | null = null;
   let state: SessionState = { status: 'loading', user: null };
   let refreshing: Promise<string | null> | null = null;
@@ -182,7 +179,8 @@ export function createSessionStore(options: SessionStoreOptions) {
     /** A new ID token now (e.g. after the email was verified, to pick up `email_verified`). */
     refresh,
     isVerified(user: AuthUser | null = state.user) {
-      return !!user && (user.emailVerified || exempt.has(user.email.toLowerCase()));
+      // Spec §6: a listed test account counts as verified; the server says which (verificationExempt).
+      return !!user && (user.emailVerified || user.verificationExempt === true);
     },
     /** Revokes the refresh token on the server (best effort) and ends the session here. */
     async signOut() {
