@@ -18,7 +18,7 @@ export function PublicLanguageSelect() {
         value={pending ?? current}
         disabled={saving}
         onChange={(e) => choose(e.target.value)}
-        className="h-9 rounded-lg bg-slate-800 px-2 text-sm text-slate-100 ring-1 ring-slate-700 focus:ring-2 focus:ring-brand-400 focus:outline-none"
+        className="h-9 w-36 rounded-lg bg-slate-800 px-2 text-sm text-slate-100 ring-1 ring-slate-700 focus:ring-2 focus:ring-brand-400 focus:outline-none"
       >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} disabled={!l.supported}>
