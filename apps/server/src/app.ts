@@ -53,6 +53,9 @@ export interface AppDeps {
   limits?: Limits;
 }
 
+/** Paths under which every call, known or not, needs a valid bearer token. */
+const BEARER_ONLY_PREFIX = /^\/api\/(users|stripe)(\/|\?|$)/;
+
 /** JSON bodies above this are refused with 413. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -158,9 +161,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;
-  app.setNotFoundHandler((req, reply) =>
-    fallback && isAppRoute(req) ? fallback(req, reply) : sendRouteNotFound(req, reply),
-  );
+  app.setNotFoundHandler(async (req, reply) => {
+    // Account and billing paths say nothing, not even "no such call", to a caller without a valid token.
+    if (BEARER_ONLY_PREFIX.test(req.url))
+      for (const guard of guards.bearer) await guard.call(app, req, reply);
+    return fallback && isAppRoute(req) ? fallback(req, reply) : sendRouteNotFound(req, reply);
+  });
 
   return app;
 }

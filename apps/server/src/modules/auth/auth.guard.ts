@@ -21,7 +21,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-/** preHandlers per access level of the contract: public, bearer, verified. */
+/** onRequest hooks per access level of the contract: public, bearer, verified, admin. */
 export function createAccessGuards(deps: GuardDeps): AccessGuards {
   const exempt = new Set(deps.exemptEmails);
 

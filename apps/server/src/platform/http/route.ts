@@ -7,7 +7,7 @@ import {
   type EndpointQuery,
   type EndpointResponse,
 } from '@homesitter/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 
@@ -46,7 +46,7 @@ export type RouteHandler<E extends Endpoint> = (
   reply: FastifyReply,
 ) => Promise<EndpointResponse<E>>;
 
-export type AccessGuards = Record<EndpointAccess, preHandlerAsyncHookHandler[]>;
+export type AccessGuards = Record<EndpointAccess, onRequestAsyncHookHandler[]>;
 
 /**
  * Registers one contract endpoint: its path, schemas (validation, serialisation, OpenAPI), access guard and
@@ -81,7 +81,8 @@ export function route<E extends Endpoint>(
       ...(endpoint.failureMessage ? { failureMessage: endpoint.failureMessage } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     },
-    preHandler: guards[endpoint.access],
+    // Access is checked before the body is parsed: a caller without a token learns nothing about the input.
+    onRequest: guards[endpoint.access],
     handler: async (req, reply) => {
       reply.status(status);
       // Fastify has validated body, query and params against the endpoint's own schemas before this runs,
