@@ -24,6 +24,7 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import type { Config } from './platform/config.js';
 import type { Database } from './platform/db/client.js';
+import { createEventBus, type EventBus } from './platform/events.js';
 import { installErrorHandler, sendRouteNotFound } from './platform/http/error-handler.js';
 import { OneLinePerRequest } from './platform/http/request-log.js';
 import { installSecurityHeaders } from './platform/http/security-headers.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   /** Built web app to serve, if any. */
   webDistDir?: string | undefined;
   limits?: Limits;
+  /** The in-process event bus; one is made when absent (tests pass their own to listen). */
+  events?: EventBus;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -108,6 +111,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   // Repositories and services
+  const events = deps.events ?? createEventBus(deps.log);
   const authRepo = createAuthRepository(database.db);
   const signup = createSignupService({
     repo: createSignupRepository(database.db),
@@ -127,6 +131,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     repo: createUsersRepository(database.db),
     freeEvents: config.FREE_EVENTS,
     deleteLocalIdentity: (identityId) => auth.deleteIdentity(identityId),
+    events,
   });
   const guards = createAccessGuards({
     verify: await createTokenVerifier(

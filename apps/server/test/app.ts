@@ -6,6 +6,7 @@ import { createServer, type AppDeps, type Limits } from '../src/app.js';
 import { loadSigningKey } from '../src/modules/auth/tokens.js';
 import { loadConfig } from '../src/platform/config.js';
 import type { Database } from '../src/platform/db/client.js';
+import { createEventBus } from '../src/platform/events.js';
 import { createLogger } from '../src/platform/logger.js';
 import { codeFromMail, createCaptureMailer } from './capture-mailer.js';
 import { createTestDatabase } from './database.js';
@@ -32,9 +33,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://homesitter.test', ...options.env });
   const database = options.database ?? (await createTestDatabase());
   const mailer = createCaptureMailer();
+  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const deps: AppDeps = {
     config,
-    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    log,
+    events: createEventBus(log),
     database,
     mailer,
     signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),

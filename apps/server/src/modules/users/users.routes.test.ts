@@ -290,14 +290,19 @@ describe('push tokens', () => {
 });
 
 describe('account deletion', () => {
-  it('deletes the profile, identity, tokens and owned rows', async () => {
+  it('deletes the profile, identity, tokens and owned rows, and announces it', async () => {
     const doomed = await signUp(t);
+    const announced: string[] = [];
+    t.deps.events?.on('user.deleted', ({ subject }) => {
+      announced.push(subject);
+    });
     await call('POST', '/api/users/push-notification-token', doomed, {
       token: 'doomed-device',
       platform: 'web',
     });
     const res = await call('DELETE', '/api/users', doomed);
     expect(res.json()).toEqual({ success: true });
+    expect(announced).toEqual([doomed.uid]);
 
     const q = async (sql: string) => (await t.database.query<{ n: number }>(sql, [doomed.uid]))[0]?.n;
     expect(await q('select count(*)::int as n from users where auth_subject = $1')).toBe(0);

@@ -7,6 +7,7 @@ import type {
   SupportedLanguage,
   UserProfile,
 } from '@homesitter/contract';
+import type { EventBus } from '../../platform/events.js';
 import type { AuthContext } from '../../platform/http/route.js';
 import { userErrors } from './users.errors.js';
 import type { PushTokenRow, UserPatch, UserRow, UsersRepository } from './users.repository.js';
@@ -16,6 +17,7 @@ export interface UsersServiceDeps {
   freeEvents: number;
   /** Removes the identity behind a local account (our own provider); external issuers keep theirs. */
   deleteLocalIdentity: (identityId: string) => Promise<void>;
+  events: EventBus;
   now?: () => Date;
 }
 
@@ -161,8 +163,9 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     /** Deletes the profile (and with it every row the user owns), then the identity behind it. */
     async deleteAccount(auth: AuthContext): Promise<void> {
-      await repo.deleteBySubject(auth.subject);
+      const deleted = await repo.deleteBySubject(auth.subject);
       if (auth.issuer === 'local') await deps.deleteLocalIdentity(auth.subject);
+      if (deleted) await deps.events.emit('user.deleted', { userId: deleted.id, subject: auth.subject });
     },
 
     async registerPushToken(
