@@ -12,7 +12,7 @@
  */
 import type { Logger } from './logger.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by modules (declaration merging)
+ 
 export interface AppEvents {
   /** A user's profile and every row it owned are gone; adapters remove what lives outside the database. */
   'user.deleted': { userId: string; subject: string };
@@ -26,7 +26,7 @@ export function createEventBus(log: Logger) {
   return {
     on<E extends EventName>(event: E, handler: Handler<E>): void {
       const list = handlers.get(event) ?? [];
-      list.push(handler as Handler<never>);
+      list.push(handler);
       handlers.set(event, list);
     },
     /** Runs every handler of the event; resolves when all have finished (or failed and been logged). */
