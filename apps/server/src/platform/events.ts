@@ -12,7 +12,6 @@
  */
 import type { Logger } from './logger.js';
 
- 
 export interface AppEvents {
   /** A user's profile and every row it owned are gone; adapters remove what lives outside the database. */
   'user.deleted': { userId: string; subject: string };
