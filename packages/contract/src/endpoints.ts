@@ -9,6 +9,8 @@ import {
   signUpRequestSchema,
   verifyEmailRequestSchema,
 } from './auth.js';
+import { camerasEndpoints } from './cameras.endpoints.js';
+import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints } from './endpoint.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { MESSAGES } from './messages.js';
@@ -37,6 +39,7 @@ const profile = okEnvelope(userProfileSchema);
 
 /** Every endpoint of spec §7 served so far, plus the identity provider's own. */
 export const endpoints = defineEndpoints({
+  ...camerasEndpoints,
   // Identity provider (stands in for the spec's federated provider)
   signUp: {
     method: 'POST',
@@ -289,6 +292,8 @@ export const endpoints = defineEndpoints({
     tags: ['admin'],
     response: okEnvelope(z.array(waitlistEntrySchema)),
   },
+
+  ...chatEndpoints,
 });
 
 export type Endpoints = typeof endpoints;

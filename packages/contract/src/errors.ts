@@ -25,5 +25,13 @@ export const ERROR_CODES = [
   'user.exists',
   'push_token.not_found',
   'admin.forbidden',
+  'chat.image_not_allowed',
+  'chat.reply_not_found',
+  'realtime.token_invalid',
+  'camera.name_required',
+  'camera.name_taken',
+  'camera.not_found',
+  'camera.facial_recognition_disabled',
+  'site.not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

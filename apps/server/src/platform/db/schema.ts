@@ -115,3 +115,4 @@ export const appSettings = pgTable('app_settings', {
     .notNull()
     .default(sql`now()`),
 });
+export * from './schema/cameras.js';

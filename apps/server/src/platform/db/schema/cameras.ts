@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../schema.js';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Properties (spec §3 "Site"). Removal is soft: `removed_at` hides the site. */
+export const sites = pgTable(
+  'sites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sites_user_idx').on(t.userId)],
+);
+
+/**
+ * Cameras (spec §3). The name is unique per user, ignoring case; other tables refer to a camera by its id,
+ * so a rename carries its activities along. `credentials` is the camera's own login, AES-256-GCM encrypted.
+ */
+export const cameras = pgTable(
+  'cameras',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    notes: text('notes'),
+    isPrivateModeEnabled: boolean('is_private_mode_enabled').notNull().default(false),
+    isMuted: boolean('is_muted').notNull().default(false),
+    isFacialRecognitionEnabled: boolean('is_facial_recognition_enabled').notNull().default(false),
+    credentials: text('credentials'),
+    configurationStatus: text('configuration_status', {
+      enum: ['pending', 'configuring', 'configured', 'failed'],
+    })
+      .notNull()
+      .default('pending'),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('cameras_user_name_unique').on(t.userId, sql`lower(${t.name})`),
+    index('cameras_site_idx').on(t.siteId),
+  ],
+);
+
+/**
+ * The per-user login cameras upload with over FTP and email. The password is kept twice: scrypt-hashed for
+ * the ingest servers to check, and AES-256-GCM encrypted so the owner can read it again in camera setup.
+ */
+export const cameraUploadCredentials = pgTable('camera_upload_credentials', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  username: text('username').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  passwordEncrypted: text('password_encrypted').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
