@@ -116,3 +116,4 @@ export const appSettings = pgTable('app_settings', {
     .default(sql`now()`),
 });
 export * from './schema/cameras.js';
+export * from './schema/chat.js';

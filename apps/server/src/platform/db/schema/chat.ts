@@ -1,0 +1,55 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { NotableMoment, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
+import { users } from '../schema.js';
+
+/**
+ * Chat messages (spec §3 "Chat message"), the user's and the home sitter's. History is read newest first
+ * by (user_id, sent_at, seq); `seq` breaks ties between messages of the same instant.
+ */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: integer('seq').generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['user', 'agent'] }).notNull(),
+    text: text('text').notNull(),
+    /** When the message was written: the client's own time for a user message, the server's for the agent. */
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    imageUrls: jsonb('image_urls').$type<string[]>().notNull().default([]),
+    hiddenImages: jsonb('hidden_images').$type<string[]>().notNull().default([]),
+    videos: jsonb('videos').$type<VideoAttachment[]>().notNull().default([]),
+    sourceActivityUuids: jsonb('source_activity_uuids').$type<string[]>().notNull().default([]),
+    replyToMessageId: uuid('reply_to_message_id'),
+    replyToMessage: jsonb('reply_to_message').$type<ReplyToMessage>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chat_messages_user_time_idx').on(t.userId, t.sentAt, t.seq)],
+);
+
+/**
+ * Hourly and daily highlights, written by the AI's summary job. `siteId` null covers every camera of the
+ * user; `counts` holds activities per kind; `notableMoments` point at activities (and their clips).
+ */
+export const activitySummaries = pgTable(
+  'activity_summaries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id'),
+    period: text('period', { enum: ['daily', 'hourly'] }).notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
+    recognisedNames: jsonb('recognised_names').$type<string[]>().notNull().default([]),
+    notableMoments: jsonb('notable_moments').$type<NotableMoment[]>().notNull().default([]),
+    text: text('text').notNull(),
+    thumbnailKey: text('thumbnail_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('activity_summaries_user_period_idx').on(t.userId, t.periodStart)],
+);

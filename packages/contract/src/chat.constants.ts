@@ -1,0 +1,28 @@
+/**
+ * Chat and realtime values the browser needs at run time (no zod): limits, the hub's paths and the names of
+ * the events it sends. The schemas of their payloads are in chat.ts and realtime.ts.
+ */
+
+/** The longest chat message a user may send. */
+export const CHAT_MESSAGE_MAX_LENGTH = 4_000;
+/** Images and videos one message may carry. */
+export const CHAT_MESSAGE_MAX_ATTACHMENTS = 10;
+
+/** Where a client negotiates (bearer ID token) for the hub's url and a short-lived access token. */
+export const REALTIME_NEGOTIATE_PATH = '/api/realtime/negotiate';
+/** The SignalR hub itself (JSON hub protocol over WebSockets). */
+export const REALTIME_HUB_PATH = '/api/realtime/hub';
+/** Lifetime of the hub access token negotiate hands out. */
+export const REALTIME_TOKEN_TTL_S = 300;
+
+/** Server-to-client events of the hub (spec §7 "Chat and highlights", issue 8). */
+export const REALTIME_EVENTS = {
+  receiveMessage: 'ReceiveMessage',
+  receiveProgressUpdate: 'ReceiveProgressUpdate',
+  activityCreated: 'ActivityCreated',
+  camerasChanged: 'CamerasChanged',
+} as const;
+export type RealtimeEventName = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];
+
+/** The period an activity summary covers. */
+export const ACTIVITY_SUMMARY_PERIODS = ['daily', 'hourly'] as const;

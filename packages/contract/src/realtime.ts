@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { chatMessageSchema } from './chat.js';
+
+/** POST /api/realtime/negotiate: where the hub is and a short-lived token for this user only. */
+export const realtimeNegotiateResponseSchema = z.object({
+  success: z.literal(true),
+  url: z.string(),
+  accessToken: z.string(),
+});
+export type RealtimeNegotiateResponse = z.infer<typeof realtimeNegotiateResponseSchema>;
+
+/** The official client appends `negotiateVersion` when it negotiates here itself. */
+export const realtimeNegotiateQuerySchema = z.strictObject({
+  negotiateVersion: z.string().max(4).optional(),
+});
+
+export const progressUpdateSchema = z.object({ in_progress_text: z.string() });
+export type ProgressUpdate = z.infer<typeof progressUpdateSchema>;
+
+export const activityCreatedEventSchema = z.object({
+  activity_uuid: z.string(),
+  camera_name: z.string().nullable(),
+  date_time_utc: z.string(),
+  description: z.string().nullable(),
+  thumbnail_image_url: z.string().nullable(),
+});
+export type ActivityCreatedEvent = z.infer<typeof activityCreatedEventSchema>;
+
+export const camerasChangedEventSchema = z.object({ reason: z.string().optional() });
+export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
+
+/** Every server event of the hub and its payload: the client-facing event map (DESIGN.md 5). */
+export const realtimeEventSchemas = {
+  ReceiveMessage: chatMessageSchema,
+  ReceiveProgressUpdate: progressUpdateSchema,
+  ActivityCreated: activityCreatedEventSchema,
+  CamerasChanged: camerasChangedEventSchema,
+} as const;
+export type RealtimeEvents = {
+  [K in keyof typeof realtimeEventSchemas]: z.infer<(typeof realtimeEventSchemas)[K]>;
+};
