@@ -14,11 +14,18 @@ import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { createAccessGuards } from './modules/auth/auth.guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { createCamerasRepository } from './modules/cameras/cameras.repository.js';
+import { registerCameraRoutes } from './modules/cameras/cameras.routes.js';
+import { createCamerasService } from './modules/cameras/cameras.service.js';
+import { createUploadCredentialsService } from './modules/cameras/upload-credentials.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './modules/auth/tokens.js';
 import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
 import { createSignupService } from './modules/signup/signup.service.js';
+import { createSitesRepository } from './modules/sites/sites.repository.js';
+import { registerSiteRoutes } from './modules/sites/sites.routes.js';
+import { createSitesService } from './modules/sites/sites.service.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -31,6 +38,7 @@ import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import type { Logger } from './platform/logger.js';
 import { createRateLimiter } from './platform/rate-limiter.js';
+import { createSecretBox, loadSecretsKey } from './platform/secrets.js';
 
 export interface Limits {
   /** Per-IP calls a minute to the auth endpoints worth guessing at. */
@@ -54,6 +62,8 @@ export interface AppDeps {
   limits?: Limits;
   /** The in-process event bus; one is made when absent (tests pass their own to listen). */
   events?: EventBus;
+  /** AES-256 key for secrets at rest; read from `SECRETS_KEY` or `DATA_DIR/secrets.key` when absent. */
+  secretsKey?: Buffer;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -146,6 +156,18 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     admin: createAdminGuard(deps.adminToken),
   });
   const rateLimit = { max: limits.authPerIpPerMinute, timeWindow: 60_000 };
+  const secrets = createSecretBox(deps.secretsKey ?? loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR));
+  const camerasRepo = createCamerasRepository(database.db);
+  const cameras = createCamerasService({ repo: camerasRepo, secrets, events });
+  const uploadCredentials = createUploadCredentialsService({
+    repo: camerasRepo,
+    secrets,
+    publicHost: config.PUBLIC_HOST,
+    ftpPort: config.FTP_PORT,
+    smtpPort: config.INGEST_SMTP_PORT,
+  });
+  const sitesRepo = createSitesRepository(database.db);
+  const sites = createSitesService({ repo: sitesRepo, memories: sitesRepo, events });
 
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
@@ -162,6 +184,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, guards, signingKey: deps.signingKey, rateLimit });
   registerSignupRoutes(app, { signup, guards, rateLimit });
   registerUserRoutes(app, { users, guards });
+  registerCameraRoutes(app, { cameras, uploadCredentials, guards });
+  registerSiteRoutes(app, { sites, guards });
   registerAdminRoutes(app, { signup, guards });
 
   // The web app, with history fallback for every non-API GET

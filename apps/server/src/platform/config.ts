@@ -96,11 +96,28 @@ export const settings = {
     'pino log level',
   ),
   WEB_DIST_DIR: setting(optionalString, undefined, 'Built web app to serve (default `apps/web/dist`)'),
+  SECRETS_KEY: setting(
+    optionalString,
+    undefined,
+    'AES-256 key (32 bytes, base64 or hex) that encrypts camera logins; unset generates `DATA_DIR/secrets.key`',
+  ),
+  PUBLIC_HOST: setting(
+    optionalString,
+    undefined,
+    'Host name cameras upload to over FTP and email (default: the host of `PUBLIC_URL`)',
+  ),
+  FTP_PORT: setting(z.coerce.number().int().min(0).max(65535), '2121', 'Port of the camera FTP upload server'),
+  INGEST_SMTP_PORT: setting(
+    z.coerce.number().int().min(0).max(65535),
+    '2525',
+    'Port of the SMTP server cameras mail their clips to',
+  ),
 } as const;
 
 type Settings = typeof settings;
 export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> } & {
   PUBLIC_URL: string;
+  PUBLIC_HOST: string;
 };
 
 export class ConfigError extends Error {}
@@ -121,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // `npm start` and `npm run admin` at the root agree on ./data.
   config.DATA_DIR = resolve(env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
   config.PUBLIC_URL = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  config.PUBLIC_HOST = config.PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname;
   if (config.AUTH_JWKS_URL && !config.AUTH_ISSUER) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER is required with AUTH_JWKS_URL');
   }

@@ -1,0 +1,134 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { cameraUploadCredentials, cameras, sites, users } from '../../platform/db/schema.js';
+
+export type CameraRow = typeof cameras.$inferSelect;
+export type CameraPatch = Partial<
+  Pick<
+    typeof cameras.$inferInsert,
+    | 'name'
+    | 'siteId'
+    | 'notes'
+    | 'isPrivateModeEnabled'
+    | 'isMuted'
+    | 'isFacialRecognitionEnabled'
+    | 'credentials'
+    | 'configurationStatus'
+    | 'lastActivityAt'
+    | 'removedAt'
+  >
+>;
+export type UploadCredentialsRow = typeof cameraUploadCredentials.$inferSelect;
+
+/** PostgreSQL's unique_violation: another camera already has the name (a race the service lost). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/** Cameras' SQL. Every query is scoped by the caller's user id. */
+export function createCamerasRepository(db: Db) {
+  // The owner lookup and the list run on every cameras screen: prepared once.
+  const findOwner = db
+    .select({ id: users.id, isFacialRecognitionEnabled: users.isFacialRecognitionEnabled })
+    .from(users)
+    .where(eq(users.authSubject, sql.placeholder('subject')))
+    .limit(1)
+    .prepare('cameras_find_owner');
+  const listActive = db
+    .select()
+    .from(cameras)
+    .where(and(eq(cameras.userId, sql.placeholder('userId')), isNull(cameras.removedAt)))
+    .orderBy(asc(sql`lower(${cameras.name})`), asc(cameras.name))
+    .prepare('cameras_list_active');
+
+  const byName = (userId: string, name: string) =>
+    and(eq(cameras.userId, userId), sql`lower(${cameras.name}) = lower(${name})`);
+
+  return {
+    async findOwner(subject: string) {
+      const [row] = await findOwner.execute({ subject });
+      return row;
+    },
+
+    listActive: (userId: string): Promise<CameraRow[]> => listActive.execute({ userId }),
+
+    /** The camera with this name (any case), removed or not. */
+    async findByName(userId: string, name: string): Promise<CameraRow | undefined> {
+      const [row] = await db.select().from(cameras).where(byName(userId, name)).limit(1);
+      return row;
+    },
+
+    async insert(values: typeof cameras.$inferInsert): Promise<CameraRow> {
+      const [row] = await db.insert(cameras).values(values).returning();
+      if (!row) throw new Error('camera insert returned nothing');
+      return row;
+    },
+
+    async update(userId: string, cameraId: string, patch: CameraPatch): Promise<CameraRow | undefined> {
+      const [row] = await db
+        .update(cameras)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(cameras.userId, userId), eq(cameras.id, cameraId)))
+        .returning();
+      return row;
+    },
+
+    /** Whether the site is the user's and not removed. */
+    async hasActiveSite(userId: string, siteId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(and(eq(sites.userId, userId), eq(sites.id, siteId), isNull(sites.removedAt)))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    async findUploadCredentials(userId: string): Promise<UploadCredentialsRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(cameraUploadCredentials)
+        .where(eq(cameraUploadCredentials.userId, userId))
+        .limit(1);
+      return row;
+    },
+
+    /** Looks a camera upload login up by its username: the ingest servers' question, before any user is known. */
+    async findUploadCredentialsByUsername(username: string): Promise<UploadCredentialsRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(cameraUploadCredentials)
+        .where(eq(cameraUploadCredentials.username, username))
+        .limit(1);
+      return row;
+    },
+
+    /** Creates the user's upload login unless one exists; `undefined` when it already did. */
+    async insertUploadCredentials(
+      values: typeof cameraUploadCredentials.$inferInsert,
+    ): Promise<UploadCredentialsRow | undefined> {
+      const [row] = await db
+        .insert(cameraUploadCredentials)
+        .values(values)
+        .onConflictDoNothing({ target: cameraUploadCredentials.userId })
+        .returning();
+      return row;
+    },
+
+    async replaceUploadPassword(
+      userId: string,
+      passwordHash: string,
+      passwordEncrypted: string,
+    ): Promise<UploadCredentialsRow | undefined> {
+      const [row] = await db
+        .update(cameraUploadCredentials)
+        .set({ passwordHash, passwordEncrypted, updatedAt: new Date() })
+        .where(eq(cameraUploadCredentials.userId, userId))
+        .returning();
+      return row;
+    },
+  };
+}
+export type CamerasRepository = ReturnType<typeof createCamerasRepository>;
