@@ -1,6 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -8,6 +9,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { Fanout } from './adapters/fanout/fanout.js';
+import { createInProcessFanout } from './adapters/fanout/inprocess.fanout.js';
+import { createRedisFanout } from './adapters/fanout/redis.fanout.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { createAdminGuard } from './modules/admin/admin.guard.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
@@ -19,6 +23,17 @@ import { registerCameraRoutes } from './modules/cameras/cameras.routes.js';
 import { createCamerasService } from './modules/cameras/cameras.service.js';
 import { createUploadCredentialsService } from './modules/cameras/upload-credentials.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createOwnMediaCheck } from './modules/chat/chat.media.js';
+import { createChatRepository } from './modules/chat/chat.repository.js';
+import { registerChatRoutes } from './modules/chat/chat.routes.js';
+import { createChatService } from './modules/chat/chat.service.js';
+import { createHighlightsRepository } from './modules/highlights/highlights.repository.js';
+import { registerHighlightsRoutes } from './modules/highlights/highlights.routes.js';
+import { createHighlightsService } from './modules/highlights/highlights.service.js';
+import { createHub } from './modules/realtime/realtime.hub.js';
+import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.js';
+import { createRealtimeService } from './modules/realtime/realtime.service.js';
+import { createRealtimeTokens } from './modules/realtime/realtime.tokens.js';
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './modules/auth/tokens.js';
 import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
@@ -62,6 +77,8 @@ export interface AppDeps {
   limits?: Limits;
   /** The in-process event bus; one is made when absent (tests pass their own to listen). */
   events?: EventBus;
+  /** Realtime fan-out across instances; made from `REDIS_URL` (else in-process) when absent. */
+  fanout?: Fanout;
   /** AES-256 key for secrets at rest; read from `SECRETS_KEY` or `DATA_DIR/secrets.key` when absent. */
   secretsKey?: Buffer;
 }
@@ -168,6 +185,35 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   });
   const sitesRepo = createSitesRepository(database.db);
   const sites = createSitesService({ repo: sitesRepo, memories: sitesRepo, events });
+  const realtime = await createRealtimeService({
+    hub: createHub({ log: deps.log }),
+    fanout:
+      deps.fanout ??
+      (config.REDIS_URL ? createRedisFanout(config.REDIS_URL, deps.log) : createInProcessFanout()),
+    tokens: await createRealtimeTokens(deps.signingKey, config.PUBLIC_URL),
+    events,
+    log: deps.log,
+  });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // Clients hear "you may reconnect" before their socket closes, so they move to a running instance.
+    preClose: async () => {
+      await realtime.close();
+      for (let i = 0; i < 20 && app.websocketServer.clients.size > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const client of app.websocketServer.clients) client.terminate();
+      await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
+    },
+  });
+  const chat = createChatService({
+    repo: createChatRepository(database.db),
+    users,
+    realtime,
+    isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL),
+  });
+  const highlights = createHighlightsService({ repo: createHighlightsRepository(database.db), users });
+  app.decorate('realtime', realtime);
+  app.decorate('chat', chat);
 
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
@@ -187,6 +233,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerCameraRoutes(app, { cameras, uploadCredentials, guards });
   registerSiteRoutes(app, { sites, guards });
   registerAdminRoutes(app, { signup, guards });
+  registerRealtimeRoutes(app, { realtime, users, guards });
+  registerChatRoutes(app, { chat, guards });
+  registerHighlightsRoutes(app, { highlights, guards });
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;

@@ -96,6 +96,11 @@ export const settings = {
     'pino log level',
   ),
   WEB_DIST_DIR: setting(optionalString, undefined, 'Built web app to serve (default `apps/web/dist`)'),
+  REDIS_URL: setting(
+    optionalString,
+    undefined,
+    'Redis for realtime fan-out across server instances, e.g. `redis://127.0.0.1:6379`; unset fans out in-process',
+  ),
   SECRETS_KEY: setting(
     optionalString,
     undefined,

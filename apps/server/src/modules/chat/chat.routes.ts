@@ -1,0 +1,34 @@
+import { endpoints } from '@homesitter/contract';
+import type { FastifyInstance } from 'fastify';
+import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
+import type { ChatService } from './chat.service.js';
+
+/** Spec §7 "Chat and highlights": history and sending; answers arrive over realtime. */
+export function registerChatRoutes(
+  app: FastifyInstance,
+  deps: { chat: ChatService; guards: AccessGuards },
+): void {
+  const { chat, guards } = deps;
+
+  route(app, guards, endpoints.getConversationHistory, async (req) => ({
+    success: true as const,
+    ...(await chat.history(callerOf(req).subject, req.query.page, req.query.pageSize)),
+  }));
+
+  route(app, guards, endpoints.sendMessage, async (req) => ({
+    success: true as const,
+    data: await chat.sendUserMessage(callerOf(req).subject, req.body),
+  }));
+
+  route(app, guards, endpoints.adminPostAgentMessage, async (req) => ({
+    success: true as const,
+    data: await chat.postAgentMessageTo(req.body.email, req.body.text),
+  }));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The chat service, for in-process callers (the AI module's wiring, tests). */
+    chat: ChatService;
+  }
+}

@@ -1,0 +1,156 @@
+import type { ChatMessage, Pagination, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
+import type { RealtimeService } from '../realtime/realtime.service.js';
+import type { UsersService } from '../users/users.service.js';
+import { chatErrors } from './chat.errors.js';
+import type { MediaUrlCheck } from './chat.media.js';
+import type { ChatMessageRow, ChatRepository } from './chat.repository.js';
+
+export interface ChatServiceDeps {
+  repo: ChatRepository;
+  users: Pick<UsersService, 'getProfile'>;
+  realtime: Pick<RealtimeService, 'publish'>;
+  isOwnMediaUrl: MediaUrlCheck;
+  now?: () => Date;
+}
+
+export function toChatMessage(row: ChatMessageRow): ChatMessage {
+  return {
+    message_uuid: row.id,
+    date_time_utc: row.sentAt.toISOString(),
+    role: row.role,
+    text: row.text,
+    image_urls: row.imageUrls,
+    hidden_images: row.hiddenImages,
+    videos: row.videos,
+    source_activity_uuid_list: row.sourceActivityUuids,
+    reply_to_message_uuid: row.replyToMessageId,
+    reply_to_message: row.replyToMessage ?? null,
+  };
+}
+
+export interface UserMessageInput {
+  text: string;
+  date_time_utc?: string | undefined;
+  images: string[];
+  videos: VideoAttachment[];
+  reply_to_message_uuid?: string | null | undefined;
+  reply_to_message?: ReplyToMessage | null | undefined;
+}
+
+/** What the home sitter says: text, and optionally images, clips and the activities it speaks about. */
+export interface AgentMessageInput {
+  text: string;
+  image_urls?: string[];
+  hidden_images?: string[];
+  videos?: VideoAttachment[];
+  source_activity_uuid_list?: string[];
+  reply_to_message_uuid?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How far ahead of the server's clock a client's own time is believed (clocks drift; beyond that, now). */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The chat's rules: history, a user's messages, and the entry points the AI uses to answer. */
+export function createChatService(deps: ChatServiceDeps) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  const userIdOf = async (subject: string) => (await deps.users.getProfile(subject)).user_uuid;
+
+  /** The quoted message, from the database when it is the user's; a reply to nothing of theirs is refused. */
+  async function replyFor(userId: string, input: UserMessageInput): Promise<ReplyToMessage | null> {
+    const id = input.reply_to_message_uuid ?? input.reply_to_message?.message_uuid;
+    if (!id) return null;
+    const row = UUID.test(id) ? await repo.findById(userId, id) : undefined;
+    if (!row) throw chatErrors.replyNotFound();
+    return { message_uuid: row.id, text: row.text, role: row.role };
+  }
+
+  async function postAgentMessage(userId: string, message: AgentMessageInput): Promise<ChatMessage> {
+    const row = await repo.insert({
+      userId,
+      role: 'agent',
+      text: message.text,
+      sentAt: now(),
+      imageUrls: message.image_urls ?? [],
+      hiddenImages: message.hidden_images ?? [],
+      videos: message.videos ?? [],
+      sourceActivityUuids: message.source_activity_uuid_list ?? [],
+      replyToMessageId: null,
+      replyToMessage: null,
+    });
+    const replyId = message.reply_to_message_uuid;
+    const reply = replyId && UUID.test(replyId) ? await repo.findById(userId, replyId) : undefined;
+    const stored = reply
+      ? {
+          ...toChatMessage(row),
+          reply_to_message_uuid: reply.id,
+          reply_to_message: { message_uuid: reply.id, text: reply.text, role: reply.role },
+        }
+      : toChatMessage(row);
+    await deps.realtime.publish(userId, 'ReceiveMessage', stored);
+    return stored;
+  }
+
+  return {
+    /** Page 1 is the newest messages; every page is in ascending time order. */
+    async history(
+      subject: string,
+      page: number,
+      pageSize: number,
+    ): Promise<{ data: ChatMessage[]; pagination: Pagination }> {
+      const userId = await userIdOf(subject);
+      const { rows, total } = await repo.pageNewestFirst(userId, page, pageSize);
+      return {
+        data: rows.reverse().map(toChatMessage),
+        pagination: { page, pageSize, total, hasMore: page * pageSize < total },
+      };
+    },
+
+    /**
+     * Stores the user's message and tells their other open apps (ReceiveMessage). The home sitter's answer
+     * comes later over realtime, from the AI.
+     */
+    async sendUserMessage(subject: string, input: UserMessageInput): Promise<ChatMessage> {
+      const userId = await userIdOf(subject);
+      for (const url of input.images)
+        if (!deps.isOwnMediaUrl(userId, url)) throw chatErrors.imageNotAllowed(url);
+      const reply = await replyFor(userId, input);
+      const current = now();
+      const claimed = input.date_time_utc ? new Date(input.date_time_utc) : current;
+      const sentAt = claimed.getTime() - current.getTime() > MAX_CLOCK_SKEW_MS ? current : claimed;
+      const row = await repo.insert({
+        userId,
+        role: 'user',
+        text: input.text,
+        sentAt,
+        imageUrls: input.images,
+        hiddenImages: [],
+        videos: input.videos,
+        sourceActivityUuids: [],
+        replyToMessageId: reply?.message_uuid ?? null,
+        replyToMessage: reply,
+      });
+      const message = toChatMessage(row);
+      await deps.realtime.publish(userId, 'ReceiveMessage', message);
+      return message;
+    },
+
+    /** The operator posts as the home sitter to a user named by email. */
+    async postAgentMessageTo(email: string, text: string): Promise<ChatMessage> {
+      const userId = await repo.findUserIdByEmail(email);
+      if (!userId) throw chatErrors.userNotFound();
+      return postAgentMessage(userId, { text });
+    },
+
+    /** For the AI: stores the home sitter's message and pushes it to the user's open apps. */
+    postAgentMessage,
+
+    /** For the AI: what it is doing right now (the typing indicator); an empty text clears it. */
+    publishProgress: (userId: string, text: string) =>
+      deps.realtime.publish(userId, 'ReceiveProgressUpdate', { in_progress_text: text }),
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;

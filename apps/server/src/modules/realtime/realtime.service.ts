@@ -1,0 +1,65 @@
+import type { RealtimeEvents } from '@homesitter/contract';
+import type { Fanout } from '../../adapters/fanout/fanout.js';
+import type { EventBus } from '../../platform/events.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Hub } from './realtime.hub.js';
+import type { RealtimeTokens } from './realtime.tokens.js';
+
+declare module '../../platform/events.js' {
+  interface AppEvents {
+    /** Same declaration as the cameras module's: a camera or property of the user changed. */
+    'cameras.changed': { userId: string };
+  }
+}
+
+export interface RealtimeServiceDeps {
+  hub: Hub;
+  fanout: Fanout;
+  tokens: RealtimeTokens;
+  events: EventBus;
+  log: Logger;
+}
+
+/**
+ * Pushes events to a user's open apps, on whichever instance they are connected: `publish` goes through the
+ * fan-out (in-process, or Redis with several instances) and each instance delivers to its own connections.
+ */
+export async function createRealtimeService(deps: RealtimeServiceDeps) {
+  const { hub, fanout, log } = deps;
+  await fanout.subscribe((m) => hub.deliver(m.userId, m.event, m.payload));
+
+  async function publish<E extends keyof RealtimeEvents>(
+    userId: string,
+    event: E,
+    payload: RealtimeEvents[E],
+  ): Promise<void> {
+    try {
+      await fanout.publish({ userId, event, payload });
+    } catch (err) {
+      // The change itself is stored; a client that missed the event catches up when it next loads.
+      log.error({ err, event }, 'realtime publish failed');
+    }
+  }
+
+  deps.events.on('cameras.changed', ({ userId }) => publish(userId, 'CamerasChanged', {}));
+
+  return {
+    publish,
+    /** A hub token for this user only (negotiate). */
+    issueToken: (userId: string) => deps.tokens.issue(userId),
+    verifyToken: (token: string) => deps.tokens.verify(token),
+    hub,
+    close: async () => {
+      hub.closeAll();
+      await fanout.close();
+    },
+  };
+}
+export type RealtimeService = Awaited<ReturnType<typeof createRealtimeService>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The realtime service, for in-process callers (tests, benchmarks). */
+    realtime: RealtimeService;
+  }
+}
