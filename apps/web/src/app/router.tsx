@@ -10,6 +10,7 @@ import {
 } from '../shared/ui/Skeletons';
 import { RequireUser, RequireVerified } from './guards';
 import { ScrollToTop } from './layouts/ScrollToTop';
+import { i18n } from '../shared/lib/i18n';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -32,6 +33,11 @@ function comingSoon(titleKey: string, Fallback: ComponentType = PageSpinner) {
       })),
     Fallback,
   );
+}
+
+/** Camera screens wait for their translations (the `cameras` namespace) along with their code. */
+function cameras(load: () => PageModule): () => PageModule {
+  return () => Promise.all([load(), i18n.loadNamespaces('cameras')]).then(([page]) => page);
 }
 
 function MemoryDetailFallback() {
@@ -85,12 +91,33 @@ export const routes: RouteObject[] = [
           { path: 'memories', element: comingSoon('nav.memories', MemoriesListSkeleton) },
           { path: 'memories/:category/new', element: comingSoon('pages.newMemory', MemoryDetailFallback) },
           { path: 'memories/:category/:id', element: comingSoon('pages.memory', MemoryDetailFallback) },
-          { path: 'cameras', element: comingSoon('nav.cameras', CamerasListSkeleton) },
-          { path: 'cameras/add', element: comingSoon('pages.addCamera') },
-          { path: 'cameras/:name', element: comingSoon('pages.camera') },
-          { path: 'cameras/:name/view', element: comingSoon('pages.cameraView') },
-          { path: 'cameras/:name/fullscreen', element: comingSoon('pages.cameraView') },
-          { path: 'camera-preview', element: comingSoon('pages.cameraPreview') },
+          {
+            path: 'cameras',
+            element: lazyPage(
+              cameras(() => import('../features/cameras/CamerasPage')),
+              CamerasListSkeleton,
+            ),
+          },
+          {
+            path: 'cameras/add',
+            element: lazyPage(cameras(() => import('../features/cameras/AddCameraPage'))),
+          },
+          {
+            path: 'cameras/:name',
+            element: lazyPage(cameras(() => import('../features/cameras/CameraDetailPage'))),
+          },
+          {
+            path: 'cameras/:name/view',
+            element: lazyPage(cameras(() => import('../features/cameras/CameraViewPage'))),
+          },
+          {
+            path: 'cameras/:name/fullscreen',
+            element: lazyPage(cameras(() => import('../features/cameras/CameraViewPage'))),
+          },
+          {
+            path: 'camera-preview',
+            element: lazyPage(cameras(() => import('../features/cameras/CameraViewPage'))),
+          },
           { path: 'settings', element: lazyPage(() => import('../features/settings/SettingsPage')) },
           { path: 'settings/account', element: lazyPage(() => import('../features/settings/AccountPage')) },
           { path: 'settings/account/change-plan', element: comingSoon('pages.changePlan') },
@@ -99,7 +126,10 @@ export const routes: RouteObject[] = [
             path: 'settings/notifications',
             element: lazyPage(() => import('../features/settings/NotificationsPage')),
           },
-          { path: 'settings/camera-setup', element: comingSoon('pages.cameraSetup') },
+          {
+            path: 'settings/camera-setup',
+            element: lazyPage(cameras(() => import('../features/cameras/CameraSetupPage'))),
+          },
           { path: 'subscription/success', element: comingSoon('pages.subscriptionSuccess') },
           { path: 'subscription/canceled', element: comingSoon('pages.subscriptionCanceled') },
           { path: '*', element: lazyPage(() => import('../features/placeholder/NotFoundPage')) },

@@ -41,6 +41,41 @@ export const apiRoutes = {
   updatePersonalInfo: { method: 'POST', path: '/api/users/personal-info', access: 'verified' },
   updatePreferredLanguage: { method: 'POST', path: '/api/users/preferred-language', access: 'verified' },
   updateAmnesiaMode: { method: 'POST', path: '/api/users/update-amnesia-mode', access: 'verified' },
+  // Cameras and properties
+  listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },
+  addCamera: { method: 'POST', path: '/api/users/cameras', access: 'verified' },
+  getCamera: { method: 'GET', path: '/api/users/cameras/:name', access: 'verified' },
+  updateCamera: { method: 'POST', path: '/api/users/update-camera', access: 'verified' },
+  updateCameraSettings: { method: 'PUT', path: '/api/cameras/:name/settings', access: 'verified' },
+  renameCamera: { method: 'POST', path: '/api/users/update-camera-name', access: 'verified' },
+  associateCameraSite: { method: 'POST', path: '/api/users/cameras/site-association', access: 'verified' },
+  getCameraUploadCredentials: {
+    method: 'GET',
+    path: '/api/users/camera-email-credentials',
+    access: 'verified',
+  },
+  regenerateCameraUploadCredentials: {
+    method: 'POST',
+    path: '/api/users/generate-new-camera-email-credentials',
+    access: 'verified',
+  },
+  listSites: { method: 'GET', path: '/api/users/sites', access: 'verified' },
+  createSite: { method: 'POST', path: '/api/users/sites', access: 'verified' },
+  renameSite: { method: 'PUT', path: '/api/users/sites/:siteUuid', access: 'verified' },
+  deleteSite: { method: 'DELETE', path: '/api/users/sites/:siteUuid', access: 'verified' },
+  associateAllMemories: {
+    method: 'POST',
+    path: '/api/users/sites/:siteUuid/associate-all-memories',
+    access: 'verified',
+  },
+  getConversationHistory: {
+    method: 'GET',
+    path: '/api/users/conversation-history',
+    access: 'verified',
+  },
+  sendMessage: { method: 'POST', path: '/api/users/messages', access: 'verified' },
+  getActivitySummaries: { method: 'GET', path: '/api/users/activity-summaries', access: 'verified' },
+  realtimeNegotiate: { method: 'POST', path: '/api/realtime/negotiate', access: 'verified' },
 } as const satisfies { readonly [K in EndpointName]?: RouteOf<K> };
 
 export type RouteName = keyof typeof apiRoutes;

@@ -30,10 +30,12 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
   en: {
     translation: () => import('../../../public/locales/en/translation.json'),
     legal: () => import('../../../public/locales/en/legal.json'),
+    cameras: () => import('../../../public/locales/en/cameras.json'),
   },
   de: {
     translation: () => import('../../../public/locales/de/translation.json'),
     legal: () => import('../../../public/locales/de/legal.json'),
+    cameras: () => import('../../../public/locales/de/cameras.json'),
   },
 };
 

@@ -2,8 +2,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MESSAGES } from '@homesitter/contract';
 import { describe, expect, it } from 'vitest';
+import deCameras from '../../../public/locales/de/cameras.json';
 import deLegal from '../../../public/locales/de/legal.json';
 import de from '../../../public/locales/de/translation.json';
+import enCameras from '../../../public/locales/en/cameras.json';
 import enLegal from '../../../public/locales/en/legal.json';
 import en from '../../../public/locales/en/translation.json';
 
@@ -36,10 +38,11 @@ describe('translations', () => {
   it('English and German have exactly the same keys', () => {
     expect(keysOf(de).sort()).toEqual(keysOf(en).sort());
     expect(keysOf(deLegal).sort()).toEqual(keysOf(enLegal).sort());
+    expect(keysOf(deCameras).sort()).toEqual(keysOf(enCameras).sort());
   });
 
   it('no text is empty', () => {
-    for (const resource of [en, de, enLegal, deLegal]) {
+    for (const resource of [en, de, enLegal, deLegal, enCameras, deCameras]) {
       const empty = keysOf(resource).filter((k) => {
         const value = k
           .split(/\.|\[|\]/)
@@ -68,6 +71,24 @@ describe('translations', () => {
   it('English error texts are the spec §8 messages word for word, and German has them all', () => {
     expect(en.errors).toEqual(MESSAGES);
     expect(Object.keys(de.errors).sort()).toEqual(Object.keys(MESSAGES).sort());
+  });
+
+  it('the camera name texts match §5 word for word', () => {
+    expect(enCameras.nameErrors.required).toBe(MESSAGES.cameraNameRequired);
+    expect(enCameras.nameErrors.taken).toBe(MESSAGES.cameraNameTaken);
+  });
+
+  it('every key the cameras screens use exists in the cameras namespace', () => {
+    const root = path.resolve(__dirname, '../../features/cameras');
+    const missing: string[] = [];
+    for (const file of sourceFiles(root)) {
+      const code = readFileSync(file, 'utf8');
+      for (const [, key] of code.matchAll(/\bt\(['"`]([a-z][A-Za-z]+(?:\.[A-Za-z]+)*)['"`]/g)) {
+        if (key && !has(enCameras, key) && !has(enCameras, `${key}_one`))
+          missing.push(`${path.basename(file)}: ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('the terms texts match §5', () => {

@@ -1,0 +1,73 @@
+import { useDraggable } from '@dnd-kit/core';
+import { CSS } from '@dnd-kit/utilities';
+import type { Camera } from '@homesitter/contract';
+import { CameraOff, GripVertical, VolumeX, EyeOff } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { cn } from '../../shared/ui/cn';
+import { formatDateTime } from './format';
+import { StatusBadge } from './StatusBadge';
+
+/**
+ * One camera in the list: its snapshot area (an honest "No activity yet" until it has sent something), name,
+ * last activity and configuration status, and a handle to drag it to another property.
+ */
+export function CameraCard({ camera }: { camera: Camera }) {
+  const { t, i18n } = useTranslation('cameras');
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, isDragging } = useDraggable({
+    id: camera.name,
+  });
+  const to = `/cameras/${encodeURIComponent(camera.name)}`;
+  return (
+    <li
+      ref={setNodeRef}
+      style={{ transform: CSS.Translate.toString(transform) }}
+      data-testid="camera-card"
+      data-camera={camera.name}
+      className={cn(
+        'group relative overflow-hidden rounded-xl bg-slate-900 ring-1 ring-slate-800 transition-shadow',
+        isDragging && 'z-20 shadow-2xl ring-2 ring-brand-400',
+      )}
+    >
+      <Link to={to} className="block focus-visible:outline-2 focus-visible:outline-brand-400">
+        <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-500">
+          <div className="flex flex-col items-center gap-2 text-xs">
+            <CameraOff className="size-6" aria-hidden="true" />
+            {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
+          </div>
+        </div>
+        <div className="flex items-start justify-between gap-2 p-3 pr-12">
+          <div className="min-w-0">
+            <h3 className="truncate font-medium text-white">{camera.name}</h3>
+            <p className="mt-0.5 truncate text-xs text-slate-400">
+              {camera.last_activity_date_time_utc
+                ? t('card.lastActivity', {
+                    time: formatDateTime(camera.last_activity_date_time_utc, i18n.language),
+                  })
+                : t('card.noActivity')}
+            </p>
+          </div>
+          <div className="flex shrink-0 items-center gap-1.5">
+            {camera.settings.is_private_mode_enabled ? (
+              <EyeOff className="size-4 text-amber-300" aria-label={t('card.private')} />
+            ) : null}
+            {camera.settings.is_muted ? (
+              <VolumeX className="size-4 text-slate-400" aria-label={t('card.muted')} />
+            ) : null}
+            <StatusBadge status={camera.configuration_status} />
+          </div>
+        </div>
+      </Link>
+      <button
+        type="button"
+        ref={setActivatorNodeRef}
+        {...attributes}
+        {...listeners}
+        aria-label={t('card.dragHandle', { name: camera.name })}
+        className="absolute right-2 bottom-2.5 flex size-9 cursor-grab touch-none items-center justify-center rounded-lg text-slate-400 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400 active:cursor-grabbing"
+      >
+        <GripVertical className="size-5" aria-hidden="true" />
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,195 @@
+import type { Camera, CameraSettingsPatch, Site } from '@homesitter/contract';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/lib/api';
+import { notify } from '../../shared/lib/toast';
+
+export const camerasKey = ['cameras'] as const;
+export const sitesKey = ['sites'] as const;
+export const cameraKey = (name: string) => ['camera', name.toLowerCase()] as const;
+export const uploadCredentialsKey = ['camera-upload-credentials'] as const;
+/** The memories feature's queries: refreshed after memories are associated with a property. */
+export const memoriesKey = ['memories'] as const;
+
+/** Cameras that are not removed, sorted by name (stale after 1 h; refreshed on visibility while stale). */
+export function useCameras() {
+  return useQuery({
+    queryKey: camerasKey,
+    queryFn: async () => (await api.call('listCameras')).data,
+  });
+}
+
+export function useSites() {
+  return useQuery({
+    queryKey: sitesKey,
+    queryFn: async () => (await api.call('listSites')).data,
+  });
+}
+
+/** The owner's detail view (with the camera's own login). */
+export function useCameraDetail(name: string) {
+  return useQuery({
+    queryKey: cameraKey(name),
+    queryFn: async () => (await api.call('getCamera', { params: { name } })).data,
+  });
+}
+
+export function useUploadCredentials() {
+  return useQuery({
+    queryKey: uploadCredentialsKey,
+    queryFn: async () => (await api.call('getCameraUploadCredentials')).data,
+  });
+}
+
+function refreshCameras(queryClient: QueryClient, name?: string) {
+  void queryClient.invalidateQueries({ queryKey: camerasKey });
+  if (name) void queryClient.invalidateQueries({ queryKey: cameraKey(name) });
+}
+
+export function useAddCamera() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { name: string; site_uuid: string | null }) =>
+      (await api.call('addCamera', { body: input })).data,
+    onSuccess: () => refreshCameras(queryClient),
+  });
+}
+
+export function useUpdateCameraSettings(name: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (settings: CameraSettingsPatch) =>
+      (await api.call('updateCameraSettings', { params: { name }, body: settings })).data,
+    onSuccess: () => refreshCameras(queryClient, name),
+  });
+}
+
+export function useRenameCamera() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { current_name: string; new_name: string }) =>
+      (await api.call('renameCamera', { body: input })).data,
+    onSuccess: (_camera, input) => refreshCameras(queryClient, input.current_name),
+  });
+}
+
+/** Spec §4: removal is soft, the removal time (now, ISO) is sent. */
+export function useRemoveCamera() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) =>
+      (await api.call('updateCamera', { body: { name, removed_date_time_utc: new Date().toISOString() } }))
+        .data,
+    onSuccess: (_camera, name) => {
+      queryClient.setQueryData<Camera[]>(camerasKey, (list) => list?.filter((c) => c.name !== name));
+      queryClient.removeQueries({ queryKey: cameraKey(name) });
+      refreshCameras(queryClient);
+    },
+  });
+}
+
+/** Moves a camera between properties at once; a failure puts it back with a toast. */
+export function useAssignCameraSite() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation('cameras');
+  return useMutation({
+    mutationFn: async (input: { camera_name: string; site_uuid: string | null }) =>
+      (await api.call('associateCameraSite', { body: input })).data,
+    onMutate: async (input) => {
+      await queryClient.cancelQueries({ queryKey: camerasKey });
+      const previous = queryClient.getQueryData<Camera[]>(camerasKey);
+      queryClient.setQueryData<Camera[]>(camerasKey, (list) =>
+        list?.map((c) => (c.name === input.camera_name ? { ...c, site_uuid: input.site_uuid } : c)),
+      );
+      return { previous };
+    },
+    onError: (_error, _input, context) => {
+      if (context?.previous) queryClient.setQueryData(camerasKey, context.previous);
+      notify.error(t('notices.cameraSiteFailed'));
+    },
+    onSettled: (_camera, _error, input) => refreshCameras(queryClient, input.camera_name),
+  });
+}
+
+export function useCreateSite() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation('cameras');
+  return useMutation({
+    mutationFn: async (name: string) => (await api.call('createSite', { body: { name } })).data,
+    onSuccess: (site) => {
+      queryClient.setQueryData<Site[]>(sitesKey, (list) =>
+        [...(list ?? []), site].sort((a, b) =>
+          a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+        ),
+      );
+      void queryClient.invalidateQueries({ queryKey: sitesKey });
+      notify.success(t('notices.propertyCreated', { name: site.name }));
+    },
+    onError: () => notify.error(t('notices.propertyCreateFailed')),
+  });
+}
+
+export function useRenameSite() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation('cameras');
+  return useMutation({
+    mutationFn: async (input: { siteUuid: string; name: string }) =>
+      (await api.call('renameSite', { params: { siteUuid: input.siteUuid }, body: { name: input.name } }))
+        .data,
+    onSuccess: (site) => {
+      queryClient.setQueryData<Site[]>(sitesKey, (list) =>
+        list?.map((s) => (s.site_uuid === site.site_uuid ? site : s)),
+      );
+      void queryClient.invalidateQueries({ queryKey: sitesKey });
+      notify.success(t('notices.propertyUpdated'));
+    },
+    onError: () => notify.error(t('notices.propertyUpdateFailed')),
+  });
+}
+
+/** Spec §4: removed at once, restored on failure, cameras refreshed on success. */
+export function useDeleteSite() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation('cameras');
+  return useMutation({
+    mutationFn: async (siteUuid: string) => (await api.call('deleteSite', { params: { siteUuid } })).data,
+    onMutate: async (siteUuid) => {
+      await queryClient.cancelQueries({ queryKey: sitesKey });
+      const previous = queryClient.getQueryData<Site[]>(sitesKey);
+      queryClient.setQueryData<Site[]>(sitesKey, (list) => list?.filter((s) => s.site_uuid !== siteUuid));
+      return { previous };
+    },
+    onError: (_error, _siteUuid, context) => {
+      if (context?.previous) queryClient.setQueryData(sitesKey, context.previous);
+      notify.error(t('notices.propertyDeleteFailed'));
+    },
+    onSuccess: () => {
+      notify.success(t('notices.propertyDeleted'));
+      refreshCameras(queryClient);
+      void queryClient.invalidateQueries({ queryKey: sitesKey });
+    },
+  });
+}
+
+/** Spec §4: Yes in the associate-all prompt calls the bulk association, then refreshes memories. */
+export function useAssociateAllMemories() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation('cameras');
+  return useMutation({
+    mutationFn: async (siteUuid: string) =>
+      (await api.call('associateAllMemories', { params: { siteUuid } })).data,
+    onSuccess: () => {
+      notify.success(t('notices.memoriesAssociated'));
+      void queryClient.invalidateQueries({ queryKey: memoriesKey });
+    },
+    onError: () => notify.error(t('notices.memoriesAssociateFailed')),
+  });
+}
+
+export function useRegenerateUploadCredentials() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await api.call('regenerateCameraUploadCredentials')).data,
+    onSuccess: (creds) => queryClient.setQueryData(uploadCredentialsKey, creds),
+  });
+}
