@@ -13,6 +13,8 @@ import type { Fanout } from './adapters/fanout/fanout.js';
 import { createInProcessFanout } from './adapters/fanout/inprocess.fanout.js';
 import { createRedisFanout } from './adapters/fanout/redis.fanout.js';
 import type { Mailer } from './adapters/mail/mailer.js';
+import { createStorageFromConfig, loadMediaSecret } from './adapters/storage/from-config.js';
+import type { ObjectStorage } from './adapters/storage/storage.js';
 import { createAdminGuard } from './modules/admin/admin.guard.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { createAccessGuards } from './modules/auth/auth.guard.js';
@@ -38,6 +40,12 @@ import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './mod
 import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
 import { createSignupService } from './modules/signup/signup.service.js';
+import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
+import { registerMediaRoutes } from './modules/media/media.routes.js';
+import { createMediaSigner } from './modules/media/media.signer.js';
+import { createMemoriesRepository } from './modules/memories/memories.repository.js';
+import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
+import { createMemoriesService } from './modules/memories/memories.service.js';
 import { createSitesRepository } from './modules/sites/sites.repository.js';
 import { registerSiteRoutes } from './modules/sites/sites.routes.js';
 import { createSitesService } from './modules/sites/sites.service.js';
@@ -53,6 +61,7 @@ import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import type { Logger } from './platform/logger.js';
 import { createRateLimiter } from './platform/rate-limiter.js';
+import type { BackgroundTask } from './platform/scheduler.js';
 import { createSecretBox, loadSecretsKey } from './platform/secrets.js';
 
 export interface Limits {
@@ -77,6 +86,10 @@ export interface AppDeps {
   limits?: Limits;
   /** The in-process event bus; one is made when absent (tests pass their own to listen). */
   events?: EventBus;
+  /** Object storage for media; made from the config (S3_* or DATA_DIR/media) when absent. */
+  storage?: ObjectStorage;
+  /** HMAC key of media URLs; read from MEDIA_SECRET or DATA_DIR/media.key when absent. */
+  mediaSecret?: string;
   /** Realtime fan-out across instances; made from `REDIS_URL` (else in-process) when absent. */
   fanout?: Fanout;
   /** AES-256 key for secrets at rest; read from `SECRETS_KEY` or `DATA_DIR/secrets.key` when absent. */
@@ -173,6 +186,30 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     admin: createAdminGuard(deps.adminToken),
   });
   const rateLimit = { max: limits.authPerIpPerMinute, timeWindow: 60_000 };
+  const mediaSigner = createMediaSigner(
+    deps.mediaSecret ?? loadMediaSecret(config.MEDIA_SECRET, config.DATA_DIR),
+    config.PUBLIC_URL,
+  );
+  const storage = deps.storage ?? createStorageFromConfig(config, mediaSigner.url);
+  deleteMediaOfDeletedUsers(events, storage, deps.log);
+  const memoryOwners = createUsersRepository(database.db);
+  const memories = createMemoriesService({
+    repo: createMemoriesRepository(database.db),
+    findOwner: async (subject) => {
+      const row = await memoryOwners.findBySubject(subject);
+      return row && { id: row.id, timezone: row.timezone, isAmnesiaModeEnabled: row.isAmnesiaModeEnabled };
+    },
+    storage,
+    events,
+    log: deps.log,
+    urlTtlSeconds: config.MEDIA_URL_TTL,
+    photoLimit: config.MEMORY_PHOTO_LIMIT,
+  });
+  const backgroundTasks: BackgroundTask[] = [
+    { name: 'memories.purge-expired', intervalMs: 60 * 60_000, run: () => memories.purgeExpired() },
+  ];
+  app.decorate('backgroundTasks', backgroundTasks);
+  app.decorate('memories', memories);
   const secrets = createSecretBox(deps.secretsKey ?? loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR));
   const camerasRepo = createCamerasRepository(database.db);
   const cameras = createCamerasService({ repo: camerasRepo, secrets, events });
@@ -230,6 +267,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, guards, signingKey: deps.signingKey, rateLimit });
   registerSignupRoutes(app, { signup, guards, rateLimit });
   registerUserRoutes(app, { users, guards });
+  registerMediaRoutes(app, { storage, signer: mediaSigner });
+  await registerMemoryRoutes(app, { memories, guards, maxImageBytes: config.MAX_IMAGE_BYTES });
   registerCameraRoutes(app, { cameras, uploadCredentials, guards });
   registerSiteRoutes(app, { sites, guards });
   registerAdminRoutes(app, { signup, guards });

@@ -1,11 +1,15 @@
 import { createServer } from './app.js';
 import { createDeps } from './bootstrap.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { startIntervalTasks } from './platform/scheduler.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const deps = await createDeps(config);
   const app = await createServer(deps);
+  // Periodic work (expired-memory purge) until the job runner arrives; timers are unref'd and stopped on close.
+  const stopTasks = startIntervalTasks(app.backgroundTasks, app.log);
+  app.addHook('onClose', async () => stopTasks());
   app.addHook('onClose', async () => {
     await deps.mailer.close();
     await deps.database.close();

@@ -13,6 +13,7 @@ import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints } from './endpoint.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
+import { memoriesEndpoints } from './memories.endpoints.js';
 import { MESSAGES } from './messages.js';
 import {
   createUserRequestSchema,
@@ -294,6 +295,7 @@ export const endpoints = defineEndpoints({
   },
 
   ...chatEndpoints,
+  ...memoriesEndpoints,
 });
 
 export type Endpoints = typeof endpoints;

@@ -9,3 +9,5 @@ export * from './envelope.js';
 export * from './users.js';
 export * from './chat.js';
 export * from './realtime.js';
+export * from './memories.js';
+export * from './memories.endpoints.js';

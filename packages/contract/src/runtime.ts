@@ -9,3 +9,4 @@ export * from './languages.js';
 export * from './messages.js';
 export * from './phone.js';
 export * from './chat.constants.js';
+export * from './memories.runtime.js';

@@ -96,6 +96,45 @@ export const settings = {
     'pino log level',
   ),
   WEB_DIST_DIR: setting(optionalString, undefined, 'Built web app to serve (default `apps/web/dist`)'),
+  MEDIA_URL_TTL: setting(
+    z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600),
+    '3600',
+    'Seconds a signed media URL (memory photos…) stays valid',
+  ),
+  MEDIA_SECRET: setting(
+    optionalString,
+    undefined,
+    'HMAC key that signs media URLs served by this server; unset generates `DATA_DIR/media.key`',
+  ),
+  MAX_IMAGE_BYTES: setting(
+    z.coerce.number().int().min(1024),
+    String(15 * 1024 * 1024),
+    'Largest image upload in bytes (15 MB); larger answers 413',
+  ),
+  MEMORY_PHOTO_LIMIT: setting(z.coerce.number().int().min(1).max(100), '10', 'Photos a memory may hold'),
+  S3_BUCKET: setting(
+    optionalString,
+    undefined,
+    'S3-compatible bucket for media; unset stores files in `DATA_DIR/media`',
+  ),
+  S3_REGION: setting(z.string().min(1), 'us-east-1', 'Region of `S3_BUCKET`'),
+  S3_ENDPOINT: setting(optionalUrl, undefined, 'S3-compatible endpoint (MinIO, R2…); unset means AWS S3'),
+  S3_ACCESS_KEY_ID: setting(
+    optionalString,
+    undefined,
+    'Access key for `S3_BUCKET` (unset: the AWS default chain)',
+  ),
+  S3_SECRET_ACCESS_KEY: setting(optionalString, undefined, 'Secret key for `S3_BUCKET`'),
+  S3_FORCE_PATH_STYLE: setting(
+    bool,
+    'false',
+    'Path-style bucket addressing (most S3-compatible servers need it)',
+  ),
+  S3_PREFIX: setting(optionalString, undefined, 'Folder inside `S3_BUCKET` to keep every key under'),
   REDIS_URL: setting(
     optionalString,
     undefined,

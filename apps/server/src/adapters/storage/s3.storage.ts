@@ -1,0 +1,108 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { assertValidKey, roundedExpiry, signingWindowSeconds, type ObjectStorage } from './storage.js';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** S3-compatible endpoint (MinIO, R2, Ceph…); unset means AWS. */
+  endpoint?: string | undefined;
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
+  /** Path-style addressing (`endpoint/bucket/key`), which most S3-compatible servers want. */
+  forcePathStyle?: boolean;
+  /** Prefix every key with this folder inside the bucket. */
+  prefix?: string | undefined;
+  now?: () => number;
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+}
+
+/** Objects in an S3-compatible bucket; clients get presigned GET URLs straight from the bucket. */
+export function createS3Storage(options: S3StorageOptions): ObjectStorage {
+  const now = options.now ?? Date.now;
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
+    ...(options.accessKeyId && options.secretAccessKey
+      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+      : {}),
+  });
+  const Bucket = options.bucket;
+  const base = options.prefix ? `${options.prefix.replace(/\/+$/, '')}/` : '';
+  const full = (key: string) => {
+    assertValidKey(key);
+    return `${base}${key}`;
+  };
+
+  return {
+    kind: 's3',
+    async put(key, body, contentType) {
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: full(key), Body: body, ContentType: contentType }),
+      );
+    },
+    async get(key) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
+        return {
+          body: out.Body as Readable,
+          contentType: out.ContentType ?? 'application/octet-stream',
+          size: out.ContentLength ?? 0,
+        };
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async exists(key) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: full(key) }));
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: full(key) }));
+    },
+    async deletePrefix(prefix) {
+      const Prefix = `${full(prefix.replace(/\/+$/, ''))}/`;
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length > 0) {
+          await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    async signedUrl(key, ttlSeconds) {
+      // The signing time is rounded down to a window so the same URL is handed out for a while (cacheable),
+      // and it stays valid at least ttlSeconds from now.
+      const nowMs = now();
+      const window = signingWindowSeconds(ttlSeconds);
+      const expiresAt = roundedExpiry(ttlSeconds, nowMs);
+      const signingSeconds = Math.floor(nowMs / 1000 / window) * window;
+      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: full(key) }), {
+        signingDate: new Date(signingSeconds * 1000),
+        expiresIn: expiresAt - signingSeconds,
+      });
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { Readable } from 'node:stream';
+
+/** A stored object, ready to stream. */
+export interface StoredObject {
+  body: Readable;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * The object storage port (DESIGN.md "object storage"): files addressed by opaque keys
+ * (`users/<userId>/…`); clients only ever see signed URLs that expire.
+ */
+export interface ObjectStorage {
+  kind: 'fs' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The object, or undefined when there is none. */
+  get(key: string): Promise<StoredObject | undefined>;
+  exists(key: string): Promise<boolean>;
+  /** Removes one object; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix` (a user's whole folder on account deletion). */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A URL anyone holding it may GET until `ttlSeconds` from now (at least; see `signingWindow`). */
+  signedUrl(key: string, ttlSeconds: number): Promise<string>;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Keys are relative paths of safe segments: no `..`, no leading slash, no odd characters. */
+export function assertValidKey(key: string): void {
+  if (!KEY.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+    throw new Error(`invalid storage key: ${key}`);
+  }
+}
+
+/**
+ * Signed URLs are stable for a window so browsers can cache them: the expiry is rounded up to the next
+ * multiple of the window, so a URL always lives at least the TTL and the same URL is handed out for a while.
+ */
+export function signingWindowSeconds(ttlSeconds: number): number {
+  return Math.max(60, Math.floor(ttlSeconds / 10));
+}
+
+export function roundedExpiry(ttlSeconds: number, nowMs = Date.now()): number {
+  const window = signingWindowSeconds(ttlSeconds);
+  return Math.ceil((Math.floor(nowMs / 1000) + ttlSeconds) / window) * window;
+}
+
+export function contentTypeOfKey(key: string): string {
+  if (key.endsWith('.jpg') || key.endsWith('.jpeg')) return 'image/jpeg';
+  if (key.endsWith('.webp')) return 'image/webp';
+  if (key.endsWith('.png')) return 'image/png';
+  return 'application/octet-stream';
+}

@@ -1,0 +1,110 @@
+import sharp from 'sharp';
+
+// One image at a time per libvips thread pool, no operation cache: uploads are rare and memory matters more.
+sharp.cache(false);
+sharp.concurrency(2);
+
+export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
+
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs']);
+
+/** The image type from its first bytes; the file name and Content-Type header are never trusted. */
+export function sniffImageType(buf: Buffer): ImageKind | undefined {
+  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (
+    buf.length >= 8 &&
+    buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'png';
+  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
+  if (buf.length >= 16 && buf.toString('latin1', 4, 8) === 'ftyp') {
+    // ISO-BMFF: the major brand, then the compatible brands up to the end of the ftyp box.
+    const boxSize = Math.min(buf.readUInt32BE(0), buf.length, 256);
+    const brands = [buf.toString('latin1', 8, 12)];
+    for (let o = 16; o + 4 <= boxSize; o += 4) brands.push(buf.toString('latin1', o, o + 4));
+    if (brands.some((b) => HEIC_BRANDS.has(b))) return 'heic';
+  }
+  return undefined;
+}
+
+export interface ProcessedImage {
+  /** Re-encoded JPEG, at most MAX_EDGE px on its longest side, without any metadata (EXIF location gone). */
+  full: Buffer;
+  /** WebP thumbnail, THUMB_EDGE px on its longest side. */
+  thumb: Buffer;
+  width: number;
+  height: number;
+}
+
+export const MAX_EDGE = 2560;
+export const THUMB_EDGE = 480;
+/** Decoding refuses images above this many pixels (a decompression bomb), ~ 100 MP. */
+const MAX_INPUT_PIXELS = 10_000 * 10_000;
+
+export class UnreadableImageError extends Error {}
+
+async function decodeHeic(buf: Buffer): Promise<sharp.Sharp> {
+  // libvips in sharp's prebuilt binary reads HEIF with AV1 only; HEVC-coded HEIC is decoded by libheif (WASM).
+  const { default: decode } = await import('heic-decode');
+  const { width, height, data } = await decode({ buffer: buf });
+  if (width * height > MAX_INPUT_PIXELS) throw new UnreadableImageError('The image is too large to read');
+  return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    raw: { width, height, channels: 4 },
+  });
+}
+
+/**
+ * Decodes, applies the EXIF orientation, and writes a fresh JPEG and a WebP thumbnail. sharp writes no
+ * metadata unless asked, so EXIF (GPS location included), XMP and IPTC are dropped.
+ */
+export async function processImage(buf: Buffer, kind: ImageKind): Promise<ProcessedImage> {
+  await acquire();
+  try {
+    return await decodeAndEncode(buf, kind);
+  } finally {
+    release();
+  }
+}
+
+/** Images decoded at once; more wait their turn, which bounds memory during a burst of uploads. */
+export const MAX_PARALLEL_IMAGES = 2;
+let active = 0;
+const waiting: (() => void)[] = [];
+
+function acquire(): Promise<void> {
+  if (active < MAX_PARALLEL_IMAGES) {
+    active += 1;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else active -= 1;
+}
+
+async function decodeAndEncode(buf: Buffer, kind: ImageKind): Promise<ProcessedImage> {
+  try {
+    const source =
+      kind === 'heic'
+        ? await decodeHeic(buf)
+        : sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+    const base = source.flatten({ background: '#ffffff' });
+    const { data: full, info } = await base
+      .clone()
+      .resize({ width: MAX_EDGE, height: MAX_EDGE, fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(full)
+      .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 75 })
+      .toBuffer();
+    return { full, thumb, width: info.width, height: info.height };
+  } catch (err) {
+    if (err instanceof UnreadableImageError) throw err;
+    throw new UnreadableImageError('The image could not be read', { cause: err });
+  }
+}

@@ -1,0 +1,374 @@
+import { randomUUID } from 'node:crypto';
+import {
+  memoryInputSchemas,
+  type Memories,
+  type Memory,
+  type MemoryBody,
+  type MemoryCategory,
+  type MemoryImage,
+  type MemoryInput,
+} from '@homesitter/contract';
+import type { z } from 'zod';
+import type { ObjectStorage } from '../../adapters/storage/storage.js';
+import type { EventBus } from '../../platform/events.js';
+import type { Logger } from '../../platform/logger.js';
+import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
+import { userMediaPrefix } from '../media/media.cleanup.js';
+import { memoryErrors } from './memories.errors.js';
+import './memories.events.js';
+import type {
+  MemoriesRepository,
+  MemoryImageRow,
+  MemoryRecord,
+  MemoryRow,
+  MemoryValues,
+} from './memories.repository.js';
+import { expirationToInstant, instantToExpiration } from './wall-time.js';
+
+/** What the memories need to know about the caller's profile. */
+export interface MemoryOwner {
+  id: string;
+  timezone: string | null;
+  isAmnesiaModeEnabled: boolean;
+}
+
+export interface MemoriesServiceDeps {
+  repo: MemoriesRepository;
+  /** The caller's profile by token subject (the users repository). */
+  findOwner: (subject: string) => Promise<MemoryOwner | undefined>;
+  storage: ObjectStorage;
+  events: EventBus;
+  log: Logger;
+  /** Seconds a signed image URL lives (`MEDIA_URL_TTL`). */
+  urlTtlSeconds: number;
+  /** Photos a memory may hold (`MEMORY_PHOTO_LIMIT`). */
+  photoLimit: number;
+  now?: () => Date;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const path = i.path.join('.');
+      if (i.code === 'unrecognized_keys') return `${i.keys.join(', ')}: not a field of this category`;
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+type AnyInput = Partial<
+  MemoryInput<'people'> & MemoryInput<'vehicles'> & MemoryInput<'animals'> & MemoryInput<'other'>
+>;
+
+/** Memories of people, vehicles, animals and other notes, with photos (spec §3 "Memories"). */
+export function createMemoriesService(deps: MemoriesServiceDeps) {
+  const { repo, storage, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function requireOwner(subject: string): Promise<MemoryOwner> {
+    const owner = await deps.findOwner(subject);
+    if (!owner) throw memoryErrors.notFound();
+    return owner;
+  }
+
+  async function renderImage(image: MemoryImageRow): Promise<MemoryImage> {
+    const [signedUrl, thumbnailUrl] = await Promise.all([
+      storage.signedUrl(image.storageKey, deps.urlTtlSeconds),
+      storage.signedUrl(image.thumbKey, deps.urlTtlSeconds),
+    ]);
+    return {
+      id: image.id,
+      signedUrl,
+      thumbnailUrl,
+      width: image.width,
+      height: image.height,
+      created_at: image.createdAt.toISOString(),
+    };
+  }
+
+  async function render(rec: MemoryRecord, timeZone: string | null): Promise<Memory> {
+    const { row } = rec;
+    const common = {
+      memory_uuid: row.id,
+      notes: row.notes,
+      images: await Promise.all(rec.images.map(renderImage)),
+      expiration: row.expiresAt ? instantToExpiration(row.expiresAt, timeZone) : null,
+      expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
+      property_associations: rec.siteIds,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+    switch (row.category) {
+      case 'people':
+        return { category: 'people', name: row.name ?? '', ...common };
+      case 'vehicles':
+        return {
+          category: 'vehicles',
+          owner: row.owner,
+          make: row.make,
+          model: row.model,
+          year: row.year,
+          color: row.color,
+          ...common,
+        };
+      case 'animals':
+        return { category: 'animals', name: row.name ?? '', species: row.species, ...common };
+      case 'other':
+        return { category: 'other', text: row.text ?? '', ...common };
+    }
+  }
+
+  /** Checks the body against the category's fields; `partial` for updates. */
+  function parseInput(category: MemoryCategory, body: MemoryBody, partial: boolean): AnyInput {
+    const schema = memoryInputSchemas[category];
+    const parsed = (partial ? schema.partial() : schema).safeParse(body);
+    if (!parsed.success) throw memoryErrors.invalid(describeIssues(parsed.error));
+    return parsed.data;
+  }
+
+  async function toValues(
+    input: AnyInput,
+    owner: MemoryOwner,
+  ): Promise<{ values: MemoryValues; siteIds?: string[] }> {
+    const values: MemoryValues = {};
+    for (const field of [
+      'name',
+      'owner',
+      'make',
+      'model',
+      'year',
+      'color',
+      'species',
+      'text',
+      'notes',
+    ] as const) {
+      if (input[field] !== undefined) (values as Record<string, unknown>)[field] = input[field];
+    }
+    if (input.expiration !== undefined) {
+      if (input.expiration === null) values.expiresAt = null;
+      else {
+        const at = expirationToInstant(input.expiration, owner.timezone);
+        if (at.getTime() <= now().getTime()) throw memoryErrors.invalid('expiration: must be in the future');
+        values.expiresAt = at;
+      }
+    }
+    if (input.property_associations === undefined) return { values };
+    const wanted = [...new Set(input.property_associations)];
+    const owned = await repo.ownedSiteIds(owner.id, wanted);
+    const unknown = wanted.filter((id) => !owned.includes(id));
+    if (unknown.length > 0)
+      throw memoryErrors.invalid(`property_associations: no such property ${unknown.join(', ')}`);
+    return { values, siteIds: wanted };
+  }
+
+  async function removeFiles(images: MemoryImageRow[]) {
+    await Promise.all(
+      images
+        .flatMap((i) => [i.storageKey, i.thumbKey])
+        .map((key) =>
+          storage
+            .delete(key)
+            .catch((err: unknown) => deps.log.error({ err, key }, 'could not delete a media file')),
+        ),
+    );
+  }
+
+  async function announceRemoved(row: MemoryRow, images: MemoryImageRow[]) {
+    for (const image of images) {
+      await events.emit('memory.image_removed', {
+        userId: row.userId,
+        memoryId: row.id,
+        category: row.category,
+        imageId: image.id,
+        storageKey: image.storageKey,
+      });
+    }
+  }
+
+  async function requireMemory(
+    owner: MemoryOwner,
+    category: MemoryCategory,
+    id: string,
+  ): Promise<MemoryRecord> {
+    const rec = await repo.findLive(owner.id, category, id, now());
+    if (!rec) throw memoryErrors.notFound();
+    return rec;
+  }
+
+  return {
+    /** Every live memory by category; expired short-term memories are left out even before the purge. */
+    async list(subject: string): Promise<Memories> {
+      const owner = await requireOwner(subject);
+      const records = await repo.listLive(owner.id, now());
+      const out: Memories = {
+        people: [],
+        vehicles: [],
+        animals: [],
+        general: [],
+        is_amnesia_mode_enabled: owner.isAmnesiaModeEnabled,
+      };
+      const rendered = await Promise.all(records.map((r) => render(r, owner.timezone)));
+      for (const m of rendered) {
+        if (m.category === 'people') out.people.push(m);
+        else if (m.category === 'vehicles') out.vehicles.push(m);
+        else if (m.category === 'animals') out.animals.push(m);
+        else out.general.push(m);
+      }
+      return out;
+    },
+
+    async get(subject: string, category: MemoryCategory, id: string): Promise<Memory> {
+      const owner = await requireOwner(subject);
+      return render(await requireMemory(owner, category, id), owner.timezone);
+    },
+
+    async create(subject: string, category: MemoryCategory, body: MemoryBody): Promise<Memory> {
+      const owner = await requireOwner(subject);
+      const input = parseInput(category, body, false);
+      if (
+        category === 'vehicles' &&
+        !input.owner &&
+        !input.make &&
+        !input.model &&
+        !input.color &&
+        input.year == null
+      ) {
+        throw memoryErrors.invalid('Give the vehicle at least an owner, make, model, year or color');
+      }
+      const { values, siteIds } = await toValues(input, owner);
+      const row = await repo.insert(owner.id, category, values, siteIds ?? []);
+      return render({ row, images: [], siteIds: siteIds ?? [] }, owner.timezone);
+    },
+
+    /** Changes the fields given; `expiration: null` makes a short-term memory long-term. */
+    async update(subject: string, category: MemoryCategory, id: string, body: MemoryBody): Promise<Memory> {
+      const owner = await requireOwner(subject);
+      const input = parseInput(category, body, true);
+      const { values, siteIds } = await toValues(input, owner);
+      const row = await repo.update(owner.id, category, id, values, siteIds, now());
+      if (!row) throw memoryErrors.notFound();
+      return render(await requireMemory(owner, category, row.id), owner.timezone);
+    },
+
+    /** Deletes the memory and its photos (rows and files). */
+    async remove(subject: string, category: MemoryCategory, id: string): Promise<void> {
+      const owner = await requireOwner(subject);
+      const deleted = await repo.delete(owner.id, category, id, now());
+      if (!deleted) throw memoryErrors.notFound();
+      await removeFiles(deleted.images);
+      await announceRemoved(deleted.row, deleted.images);
+    },
+
+    /**
+     * Adds a photo: type sniffed from the bytes, re-encoded without metadata (EXIF location gone), a
+     * thumbnail made, both stored, then the row added within the photo limit.
+     */
+    async addImage(
+      subject: string,
+      category: MemoryCategory,
+      id: string,
+      file: Buffer,
+    ): Promise<MemoryImage> {
+      const owner = await requireOwner(subject);
+      const memory = await requireMemory(owner, category, id);
+      if (memory.images.length >= deps.photoLimit) throw memoryErrors.photoLimit(deps.photoLimit);
+      const kind = sniffImageType(file);
+      if (!kind) throw memoryErrors.imageType();
+      let processed;
+      try {
+        processed = await processImage(file, kind);
+      } catch (err) {
+        if (err instanceof UnreadableImageError) throw memoryErrors.imageUnreadable();
+        throw err;
+      }
+      const fileId = randomUUID();
+      const folder = `${userMediaPrefix(owner.id)}/memories/${id}`;
+      const storageKey = `${folder}/${fileId}.jpg`;
+      const thumbKey = `${folder}/${fileId}_thumb.webp`;
+      await storage.put(storageKey, processed.full, 'image/jpeg');
+      await storage.put(thumbKey, processed.thumb, 'image/webp');
+      const result = await repo
+        .insertImageWithinLimit(
+          owner.id,
+          id,
+          {
+            storageKey,
+            thumbKey,
+            contentType: 'image/jpeg',
+            bytes: processed.full.length,
+            width: processed.width,
+            height: processed.height,
+          },
+          deps.photoLimit,
+        )
+        .catch(async (err: unknown) => {
+          await storage.delete(storageKey).catch(() => undefined);
+          await storage.delete(thumbKey).catch(() => undefined);
+          throw err;
+        });
+      if (result === 'limit' || result === 'missing') {
+        await storage.delete(storageKey);
+        await storage.delete(thumbKey);
+        throw result === 'limit' ? memoryErrors.photoLimit(deps.photoLimit) : memoryErrors.notFound();
+      }
+      await events.emit('memory.image_added', {
+        userId: owner.id,
+        memoryId: id,
+        category,
+        imageId: result.id,
+        storageKey,
+      });
+      return renderImage(result);
+    },
+
+    async removeImage(
+      subject: string,
+      category: MemoryCategory,
+      id: string,
+      imageId: string,
+    ): Promise<Memory> {
+      const owner = await requireOwner(subject);
+      const memory = await requireMemory(owner, category, id);
+      const image = await repo.deleteImage(owner.id, id, imageId);
+      if (!image) throw memoryErrors.imageNotFound();
+      await removeFiles([image]);
+      await announceRemoved(memory.row, [image]);
+      return render(await requireMemory(owner, category, id), owner.timezone);
+    },
+
+    /**
+     * Links every memory of the user to a property (`POST /api/users/sites/{siteUuid}/associate-all-memories`,
+     * built by the sites module, calls this after checking the site is the user's). Answers how many links
+     * were added.
+     */
+    associateAllMemories: (userId: string, siteId: string) => repo.associateAllWithSite(userId, siteId),
+
+    /** Deletes short-term memories whose expiry has passed, with their files. Answers how many went. */
+    async purgeExpired(batch = 500): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const at = now();
+        const expired = await repo.findExpired(at, batch);
+        if (expired.length === 0) return total;
+        const byUser = new Map<string, typeof expired>();
+        for (const e of expired) byUser.set(e.row.userId, [...(byUser.get(e.row.userId) ?? []), e]);
+        for (const [userId, list] of byUser) {
+          const gone = new Set(
+            await repo.deleteExpired(
+              userId,
+              list.map((e) => e.row.id),
+              at,
+            ),
+          );
+          for (const e of list.filter((x) => gone.has(x.row.id))) {
+            await removeFiles(e.images);
+            await announceRemoved(e.row, e.images);
+            total += 1;
+          }
+        }
+        if (expired.length < batch) return total;
+      }
+    },
+  };
+}
+export type MemoriesService = ReturnType<typeof createMemoriesService>;
