@@ -30,7 +30,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
       )}
     >
       <Link to={to} className="block focus-visible:outline-2 focus-visible:outline-brand-400">
-        <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-500">
+        <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-400">
           <div className="flex flex-col items-center gap-2 text-xs">
             <CameraOff className="size-6" aria-hidden="true" />
             {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
