@@ -88,9 +88,18 @@ export const routes: RouteObject[] = [
           { path: 'chat', element: comingSoon('nav.chat', ChatSkeleton) },
           { path: 'contact', element: lazyPage(() => import('../features/support/SupportPage')) },
           { path: 'support', element: lazyPage(() => import('../features/support/SupportPage')) },
-          { path: 'memories', element: comingSoon('nav.memories', MemoriesListSkeleton) },
-          { path: 'memories/:category/new', element: comingSoon('pages.newMemory', MemoryDetailFallback) },
-          { path: 'memories/:category/:id', element: comingSoon('pages.memory', MemoryDetailFallback) },
+          {
+            path: 'memories',
+            element: lazyPage(() => import('../features/memories/MemoriesPage'), MemoriesListSkeleton),
+          },
+          {
+            path: 'memories/:category/new',
+            element: lazyPage(() => import('../features/memories/NewMemoryPage'), MemoryDetailFallback),
+          },
+          {
+            path: 'memories/:category/:id',
+            element: lazyPage(() => import('../features/memories/MemoryDetailPage'), MemoryDetailFallback),
+          },
           {
             path: 'cameras',
             element: lazyPage(

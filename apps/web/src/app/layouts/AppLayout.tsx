@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
+import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
 import { BannerProvider, useActiveBanners } from './banners';
 import { BannerStack } from './BannerStack';
 import { BottomBar } from './BottomBar';
@@ -58,6 +59,7 @@ function Shell() {
       <SidePanel open={menuOpen} onOpenChange={setMenuOpen} />
       <ProfileBanners />
       <ProfileLanguageSync />
+      <MemoriesPrefetch />
     </div>
   );
 }

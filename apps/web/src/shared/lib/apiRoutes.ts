@@ -76,6 +76,17 @@ export const apiRoutes = {
   sendMessage: { method: 'POST', path: '/api/users/messages', access: 'verified' },
   getActivitySummaries: { method: 'GET', path: '/api/users/activity-summaries', access: 'verified' },
   realtimeNegotiate: { method: 'POST', path: '/api/realtime/negotiate', access: 'verified' },
+  listMemories: { method: 'GET', path: '/api/users/memories', access: 'verified' },
+  getMemory: { method: 'GET', path: '/api/users/memories/:category/:id', access: 'verified' },
+  createMemory: { method: 'POST', path: '/api/users/memories/:category', access: 'verified' },
+  updateMemory: { method: 'POST', path: '/api/users/memories/:category/:id', access: 'verified' },
+  deleteMemory: { method: 'DELETE', path: '/api/users/memories/:category/:id', access: 'verified' },
+  uploadMemoryImage: { method: 'POST', path: '/api/users/memories/:category/:id/images', access: 'verified' },
+  deleteMemoryImage: {
+    method: 'DELETE',
+    path: '/api/users/memories/:category/:id/images/:imageId',
+    access: 'verified',
+  },
 } as const satisfies { readonly [K in EndpointName]?: RouteOf<K> };
 
 export type RouteName = keyof typeof apiRoutes;

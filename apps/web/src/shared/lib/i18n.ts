@@ -31,11 +31,13 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
     translation: () => import('../../../public/locales/en/translation.json'),
     legal: () => import('../../../public/locales/en/legal.json'),
     cameras: () => import('../../../public/locales/en/cameras.json'),
+    memories: () => import('../../../public/locales/en/memories.json'),
   },
   de: {
     translation: () => import('../../../public/locales/de/translation.json'),
     legal: () => import('../../../public/locales/de/legal.json'),
     cameras: () => import('../../../public/locales/de/cameras.json'),
+    memories: () => import('../../../public/locales/de/memories.json'),
   },
 };
 

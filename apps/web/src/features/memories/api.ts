@@ -1,0 +1,146 @@
+import {
+  MEMORIES_PREFETCH_AFTER_LOGIN_MS,
+  MESSAGES,
+  type MemoryCategory,
+} from '@homesitter/contract/runtime';
+import type {
+  EndpointResponse,
+  Endpoints,
+  Memories,
+  Memory,
+  MemoryBody,
+  MemoryImage,
+} from '@homesitter/contract';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, session } from '../../shared/lib/api';
+import { apiRoutes } from '../../shared/lib/apiRoutes';
+import { errorText } from '../../shared/lib/errors';
+import { ApiError } from '../../shared/lib/http';
+import { notify } from '../../shared/lib/toast';
+import { useSession } from '../../shared/lib/useSession';
+import { memoriesOf } from './categories';
+
+/** The same key the cameras feature refreshes after associating memories with a property. */
+export const memoriesKey = ['memories'] as const;
+
+export async function fetchMemories(force = false): Promise<Memories> {
+  return (await api.call('listMemories', { query: { force } })).data;
+}
+
+/** Every memory by category (stale after 1 h); only for a signed-in, verified user (spec §4). */
+export function useMemories() {
+  const { status, isVerified } = useSession();
+  return useQuery({
+    queryKey: memoriesKey,
+    queryFn: () => fetchMemories(true),
+    enabled: status === 'signedIn' && isVerified,
+  });
+}
+
+/** One memory, from the list when it is loaded, else from its own call. */
+export function useMemory(category: MemoryCategory, id: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: [...memoriesKey, category, id],
+    queryFn: async () => (await api.call('getMemory', { params: { category, id } })).data,
+    initialData: () =>
+      memoriesOf(queryClient.getQueryData<Memories>(memoriesKey), category).find((m) => m.memory_uuid === id),
+    initialDataUpdatedAt: () => queryClient.getQueryState(memoriesKey)?.dataUpdatedAt,
+  });
+}
+
+/** Puts a changed memory into the list and its own entry. */
+function store(queryClient: QueryClient, memory: Memory) {
+  queryClient.setQueryData([...memoriesKey, memory.category, memory.memory_uuid], memory);
+  void queryClient.invalidateQueries({ queryKey: memoriesKey, exact: true });
+}
+
+export function useSaveMemory(category: MemoryCategory, id?: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: MemoryBody) =>
+      id
+        ? (await api.call('updateMemory', { params: { category, id }, body })).data
+        : (await api.call('createMemory', { params: { category }, body })).data,
+    onSuccess: (memory) => store(queryClient, memory),
+    onError: (error) => notify.error(errorText(t, error, MESSAGES.saveMemoryFailed)),
+  });
+}
+
+export function useDeleteMemory(category: MemoryCategory, id: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => api.call('deleteMemory', { params: { category, id } }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: [...memoriesKey, category, id] });
+      void queryClient.invalidateQueries({ queryKey: memoriesKey, exact: true });
+    },
+    onError: (error) => notify.error(errorText(t, error, MESSAGES.deleteMemoryFailed)),
+  });
+}
+
+export function useDeleteImage(category: MemoryCategory, id: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (imageId: string) =>
+      (await api.call('deleteMemoryImage', { params: { category, id, imageId } })).data,
+    onSuccess: (memory) => store(queryClient, memory),
+    onError: (error) => notify.error(errorText(t, error, MESSAGES.deleteImageFailed)),
+  });
+}
+
+type UploadAnswer = EndpointResponse<Endpoints['uploadMemoryImage']>;
+
+/** Multipart upload with progress (fetch cannot report it); 120 s like every upload (spec §9). */
+export async function uploadMemoryImage(
+  category: MemoryCategory,
+  id: string,
+  file: Blob,
+  onProgress: (fraction: number) => void,
+): Promise<MemoryImage> {
+  const token = await session.getIdToken();
+  const path = apiRoutes.uploadMemoryImage.path
+    .replace(':category', encodeURIComponent(category))
+    .replace(':id', encodeURIComponent(id));
+  const form = new FormData();
+  form.append('image', file, file instanceof File ? file.name : 'image');
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.timeout = 120_000;
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      let body: Partial<UploadAnswer> & { message?: string; code?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // not JSON: keep the generic failure
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body.data) resolve(body.data.image);
+      else
+        reject(
+          new ApiError(body.message ?? MESSAGES.uploadImageFailed, xhr.status, body.code ?? 'http_error'),
+        );
+    };
+    xhr.onerror = () => reject(new ApiError(MESSAGES.uploadImageFailed, 0, 'network_error'));
+    xhr.ontimeout = () => reject(new ApiError('Request timed out', 0, 'timeout'));
+    xhr.send(form);
+  });
+}
+
+/** Refreshes a memory after photos were added. */
+export function useRefreshMemory(category: MemoryCategory, id: string) {
+  const queryClient = useQueryClient();
+  return async () => {
+    const memory = (await api.call('getMemory', { params: { category, id } })).data;
+    store(queryClient, memory);
+  };
+}
+
+export const PREFETCH_DELAY_MS = MEMORIES_PREFETCH_AFTER_LOGIN_MS;
