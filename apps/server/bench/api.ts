@@ -4,7 +4,7 @@
  * Targets (issue "Foundation", 2 cores): GET /api/users/profile ≥ 2,000 req/s, p99 ≤ 25 ms, RSS ≤ 250 MB.
  */
 import autocannon from 'autocannon';
-import { benchUser, startBenchServer } from './harness.js';
+import { benchUser, postJson, startBenchServer } from './harness.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -12,26 +12,64 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 interface Scenario {
   name: string;
   path: string;
+  /** Makes the data the scenario needs through the API; answers the headers to run it with. */
+  setup?: (base: string) => Promise<Record<string, string>>;
 }
 
-const scenarios: Scenario[] = [{ name: 'GET /api/users/profile', path: '/api/users/profile' }];
+/** A verification-exempt user (camera calls need a verified email) with 50 cameras in 5 properties. */
+const CAMERAS_USER = 'bench-cameras@example.com';
+async function fiftyCamerasInFiveProperties(base: string) {
+  const session = await postJson<{ idToken: string }>(`${base}/api/auth/sign-up`, {
+    email: CAMERAS_USER,
+    password: 'bench password',
+  });
+  const auth = { authorization: `Bearer ${session.idToken}` };
+  await postJson(`${base}/api/users`, { timezone: 'Europe/Berlin' }, auth);
+  for (let p = 1; p <= 5; p += 1) {
+    const site = (
+      await postJson<{ data: { site_uuid: string } }>(
+        `${base}/api/users/sites`,
+        { name: `Property ${p}` },
+        auth,
+      )
+    ).data;
+    for (let c = 1; c <= 10; c += 1) {
+      await postJson(
+        `${base}/api/users/cameras`,
+        {
+          name: `Camera ${p}-${c}`,
+          site_uuid: site.site_uuid,
+          settings: { notes: 'Faces the driveway', username: 'admin', password: 'camera-pass' },
+        },
+        auth,
+      );
+    }
+  }
+  return auth;
+}
 
-const server = await startBenchServer();
+const scenarios: Scenario[] = [
+  { name: 'GET /api/users/profile', path: '/api/users/profile' },
+  { name: 'GET /api/users/cameras (50)', path: '/api/users/cameras', setup: fiftyCamerasInFiveProperties },
+];
+
+const server = await startBenchServer({ VERIFICATION_EXEMPT_EMAILS: CAMERAS_USER });
 try {
   const auth = await benchUser(server.base);
   const engine = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
   console.log(`bench:api — ${DURATION_S} s per scenario, ${CONNECTIONS} connections, ${engine}\n`);
   for (const s of scenarios) {
+    const headers = s.setup ? await s.setup(server.base) : auth;
     // A short warm-up so the JIT and the database caches are in their steady state.
     await autocannon({
       url: `${server.base}${s.path}`,
-      headers: auth,
+      headers,
       connections: CONNECTIONS,
       duration: 2,
     });
     const r = await autocannon({
       url: `${server.base}${s.path}`,
-      headers: auth,
+      headers,
       connections: CONNECTIONS,
       duration: DURATION_S,
     });

@@ -37,12 +37,14 @@ export function createCamerasRepository(db: Db) {
     .where(eq(users.authSubject, sql.placeholder('subject')))
     .limit(1)
     .prepare('cameras_find_owner');
-  const listActive = db
-    .select()
+  // The list screen's one query: the caller's cameras found through their subject, no separate owner lookup.
+  const listActiveBySubject = db
+    .select({ camera: cameras })
     .from(cameras)
-    .where(and(eq(cameras.userId, sql.placeholder('userId')), isNull(cameras.removedAt)))
+    .innerJoin(users, eq(users.id, cameras.userId))
+    .where(and(eq(users.authSubject, sql.placeholder('subject')), isNull(cameras.removedAt)))
     .orderBy(asc(sql`lower(${cameras.name})`), asc(cameras.name))
-    .prepare('cameras_list_active');
+    .prepare('cameras_list_active_by_subject');
 
   const byName = (userId: string, name: string) =>
     and(eq(cameras.userId, userId), sql`lower(${cameras.name}) = lower(${name})`);
@@ -53,7 +55,9 @@ export function createCamerasRepository(db: Db) {
       return row;
     },
 
-    listActive: (userId: string): Promise<CameraRow[]> => listActive.execute({ userId }),
+    async listActiveBySubject(subject: string): Promise<CameraRow[]> {
+      return (await listActiveBySubject.execute({ subject })).map((r) => r.camera);
+    },
 
     /** The camera with this name (any case), removed or not. */
     async findByName(userId: string, name: string): Promise<CameraRow | undefined> {

@@ -130,9 +130,11 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   }
 
   return {
+    /** One query; an empty list also when the profile does not exist yet (checked only then). */
     async list(subject: string): Promise<Camera[]> {
-      const user = await owner(subject);
-      return (await repo.listActive(user.id)).map(toCamera);
+      const rows = await repo.listActiveBySubject(subject);
+      if (rows.length === 0) await owner(subject);
+      return rows.map(toCamera);
     },
 
     /** The owner's detail view, with the camera's own login decrypted. */
