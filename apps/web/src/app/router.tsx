@@ -84,8 +84,11 @@ export const routes: RouteObject[] = [
         ),
         children: [
           { index: true, element: <Navigate to="/highlights" replace /> },
-          { path: 'highlights', element: comingSoon('nav.highlights', HighlightsSkeleton) },
-          { path: 'chat', element: comingSoon('nav.chat', ChatSkeleton) },
+          {
+            path: 'highlights',
+            element: lazyPage(() => import('../features/highlights/HighlightsPage'), HighlightsSkeleton),
+          },
+          { path: 'chat', element: lazyPage(() => import('../features/chat/ChatPage'), ChatSkeleton) },
           { path: 'contact', element: lazyPage(() => import('../features/support/SupportPage')) },
           { path: 'support', element: lazyPage(() => import('../features/support/SupportPage')) },
           {

@@ -30,12 +30,16 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
   en: {
     translation: () => import('../../../public/locales/en/translation.json'),
     legal: () => import('../../../public/locales/en/legal.json'),
+    chat: () => import('../../../public/locales/en/chat.json'),
+    highlights: () => import('../../../public/locales/en/highlights.json'),
     cameras: () => import('../../../public/locales/en/cameras.json'),
     memories: () => import('../../../public/locales/en/memories.json'),
   },
   de: {
     translation: () => import('../../../public/locales/de/translation.json'),
     legal: () => import('../../../public/locales/de/legal.json'),
+    chat: () => import('../../../public/locales/de/chat.json'),
+    highlights: () => import('../../../public/locales/de/highlights.json'),
     cameras: () => import('../../../public/locales/de/cameras.json'),
     memories: () => import('../../../public/locales/de/memories.json'),
   },

@@ -3,9 +3,13 @@ import path from 'node:path';
 import { MESSAGES } from '@homesitter/contract';
 import { describe, expect, it } from 'vitest';
 import deCameras from '../../../public/locales/de/cameras.json';
+import deChat from '../../../public/locales/de/chat.json';
+import deHighlights from '../../../public/locales/de/highlights.json';
 import deLegal from '../../../public/locales/de/legal.json';
 import de from '../../../public/locales/de/translation.json';
 import enCameras from '../../../public/locales/en/cameras.json';
+import enChat from '../../../public/locales/en/chat.json';
+import enHighlights from '../../../public/locales/en/highlights.json';
 import enLegal from '../../../public/locales/en/legal.json';
 import en from '../../../public/locales/en/translation.json';
 
@@ -94,5 +98,37 @@ describe('translations', () => {
   it('the terms texts match §5', () => {
     expect(en.auth.agreeToTerms).toBe(MESSAGES.agreeToTerms);
     expect(en.auth.acceptTermsError).toBe(MESSAGES.acceptTerms);
+  });
+});
+
+describe('chat and highlights namespaces', () => {
+  const pairs = { chat: [enChat, deChat], highlights: [enHighlights, deHighlights] } as const;
+
+  it.each(Object.entries(pairs))('%s: English and German have the same keys, none empty', (_ns, [en, de]) => {
+    expect(keysOf(de).sort()).toEqual(keysOf(en).sort());
+    for (const resource of [en, de])
+      for (const key of keysOf(resource)) expect(has(resource, key) && String(key).length > 0).toBe(true);
+  });
+
+  it('every chat and highlights key the code uses exists', () => {
+    const root = path.resolve(__dirname, '../../features');
+    const missing: string[] = [];
+    for (const [ns, [en]] of Object.entries(pairs)) {
+      for (const file of sourceFiles(path.join(root, ns))) {
+        const code = readFileSync(file, 'utf8');
+        if (!code.includes(`useTranslation('${ns}')`)) continue;
+        for (const [, key] of code.matchAll(/\bt\(\s*'([a-z][A-Za-z.]+)'/g)) {
+          if (key && !has(en, key) && !has(en, `${key}_one`)) missing.push(`${ns}: ${key}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('uses the spec §8 texts word for word in English', () => {
+    expect(enChat.message.failed).toBe(MESSAGES.sendMessageFailed);
+    expect(enChat.older.failed).toBe(MESSAGES.loadOlderMessagesFailed);
+    expect(enChat.connection.refresh).toBe(MESSAGES.refreshPageToReconnect);
+    expect(enHighlights.error).toBe(MESSAGES.fetchActivitySummaryFailed);
   });
 });

@@ -1,0 +1,91 @@
+import type { ReplyToMessage } from '@homesitter/contract';
+import { MessageCircle } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { Button } from '../../shared/ui/Button';
+import { ChatSkeleton } from '../../shared/ui/Skeletons';
+import { ConnectionStatus, TypingIndicator } from './ChatStatus';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import { getPendingImageUrl, setPendingImageUrl } from './pendingImage';
+import { useChat } from './useChat';
+
+interface ChatLocationState {
+  /** A message to scroll to and highlight (spec §2). */
+  highlightMessageId?: string;
+  messageId?: string;
+  /** An image URL to save (deep link `saveImage?imageUrl=…`). */
+  pendingImageUrl?: string;
+}
+
+export default function ChatPage() {
+  const { t, ready } = useTranslation('chat');
+  const location = useLocation();
+  const state = (location.state ?? {}) as ChatLocationState;
+  const chat = useChat();
+  const [replyTo, setReplyTo] = useState<ReplyToMessage | null>(null);
+  const [pendingImage, setPendingImage] = useState<string | null>(() => {
+    if (state.pendingImageUrl) setPendingImageUrl(state.pendingImageUrl);
+    return state.pendingImageUrl ?? getPendingImageUrl();
+  });
+
+  const removeImage = () => {
+    setPendingImageUrl(null);
+    setPendingImage(null);
+  };
+
+  const send = (text: string) => {
+    const sent = chat.send({ text, images: pendingImage ? [pendingImage] : [], replyTo });
+    if (sent) {
+      setReplyTo(null);
+      if (pendingImage) removeImage();
+    }
+    return sent;
+  };
+
+  if (!ready) return <ChatSkeleton />;
+  return (
+    <div className="mx-auto flex h-[calc(100dvh-var(--safe-top,0px)-var(--banner-offset,0rem)-var(--content-bottom,0px))] w-full max-w-4xl flex-col lg:h-[calc(100dvh-var(--safe-top,0px)-var(--banner-offset,0rem))]">
+      <header className="flex items-center justify-between gap-3 border-b border-slate-800 px-4 py-3 md:px-6">
+        <div>
+          <h1 className="text-lg font-semibold text-white">{t('title')}</h1>
+          <ConnectionStatus connection={chat.connection} />
+        </div>
+      </header>
+      {chat.initialLoading ? (
+        <div className="flex-1 overflow-hidden">
+          <ChatSkeleton />
+        </div>
+      ) : chat.items.length === 0 ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 text-center">
+          <MessageCircle className="size-10 text-brand-400" aria-hidden="true" />
+          <h2 className="text-base font-semibold text-white">{t('empty.title')}</h2>
+          <p className="max-w-sm text-sm text-slate-400">{t('empty.text')}</p>
+          {chat.initialError ? (
+            <Button variant="secondary" onClick={chat.reload}>
+              {t('reload')}
+            </Button>
+          ) : null}
+        </div>
+      ) : (
+        <MessageList
+          chat={chat}
+          highlightId={state.highlightMessageId ?? state.messageId ?? null}
+          onReply={(item) =>
+            setReplyTo({ message_uuid: item.message_uuid, text: item.text, role: item.role })
+          }
+        />
+      )}
+      <TypingIndicator text={chat.typing} />
+      <Composer
+        canSend={chat.canSend}
+        replyTo={replyTo}
+        onCancelReply={() => setReplyTo(null)}
+        pendingImage={pendingImage}
+        onRemoveImage={removeImage}
+        onSend={send}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../shared/ui/Button';
+import type { ChatItem } from './chatState';
+import { MessageBubble } from './MessageBubble';
+import type { ChatController } from './useChat';
+
+interface Props {
+  chat: ChatController;
+  highlightId: string | null;
+  onReply: (item: ChatItem) => void;
+}
+
+/**
+ * The conversation, newest at the bottom. Older pages load when the top comes into view (only when there are
+ * more and none is loading) and keep what was on screen in place; new messages scroll into view.
+ */
+export function MessageList({ chat, highlightId, onReply }: Props) {
+  const { t } = useTranslation('chat');
+  const scroller = useRef<HTMLDivElement>(null);
+  const top = useRef<HTMLDivElement>(null);
+  const anchor = useRef<{ first: string | undefined; fromBottom: number } | null>(null);
+  const { items, older, loadOlder } = chat;
+  const first = items[0]?.message_uuid;
+  const last = items.at(-1)?.message_uuid;
+
+  // Before older messages are prepended, remember the distance from the bottom; restore it after.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const saved = anchor.current;
+    if (!el) return;
+    if (saved && saved.first !== first) el.scrollTop = el.scrollHeight - saved.fromBottom;
+    anchor.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+  });
+
+  // A new last message (ours, or one that arrives while the user is near the bottom) scrolls into view.
+  const lastSeen = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !last || last === lastSeen.current) return;
+    const firstRender = lastSeen.current === undefined;
+    lastSeen.current = last;
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 200;
+    if ((firstRender && !highlightId) || nearBottom || items.at(-1)?.role === 'user') {
+      el.scrollTop = el.scrollHeight;
+      anchor.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+    }
+  }, [last, items, first, highlightId]);
+
+  useEffect(() => {
+    const el = top.current;
+    if (!el || !older.hasMore || older.loading || older.error) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadOlder();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [older.hasMore, older.loading, older.error, loadOlder]);
+
+  // The message named in navigation state is scrolled to and highlighted for a moment.
+  const highlighted = useRef<string | null>(null);
+  useEffect(() => {
+    if (!highlightId || highlighted.current === highlightId) return;
+    const el = document.getElementById(`message-${highlightId}`);
+    if (!el) return;
+    highlighted.current = highlightId;
+    el.scrollIntoView({ block: 'center' });
+    el.dataset.highlighted = 'true';
+    const timer = setTimeout(() => delete el.dataset.highlighted, 4_000);
+    return () => clearTimeout(timer);
+  }, [highlightId, items]);
+
+  return (
+    <div ref={scroller} data-testid="chat-scroller" className="flex-1 overflow-y-auto px-4 py-4 md:px-6">
+      <div ref={top} aria-hidden="true" className="h-px" />
+      {older.hasMore || older.loading || older.error ? (
+        <div className="mb-4 flex flex-col items-center gap-2">
+          {older.error ? (
+            <p role="alert" className="text-sm text-red-300">
+              {t('older.failed')}
+            </p>
+          ) : null}
+          <Button variant="secondary" className="h-9" busy={older.loading} onClick={() => void loadOlder()}>
+            {older.loading ? t('older.loading') : older.error ? t('older.retry') : t('older.load')}
+          </Button>
+        </div>
+      ) : null}
+      <ol aria-label={t('title')} className="flex flex-col gap-4">
+        {items.map((item) => (
+          <MessageBubble
+            key={item.localId ?? item.message_uuid}
+            item={item}
+            onReply={onReply}
+            onRetry={chat.retry}
+          />
+        ))}
+      </ol>
+    </div>
+  );
+}

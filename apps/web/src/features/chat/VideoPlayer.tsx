@@ -1,0 +1,58 @@
+import type { VideoAttachment } from '@homesitter/contract';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { thumbnailFor } from './thumbnailCache';
+
+/** A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file. */
+export function VideoPlayer({ video, className }: { video: VideoAttachment; className?: string }) {
+  const { t } = useTranslation('chat');
+  const ref = useRef<HTMLVideoElement>(null);
+  const file = video.video_url ?? video.url ?? undefined;
+  const hls = video.hls_url ?? undefined;
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    if (!hls || element.canPlayType('application/vnd.apple.mpegurl')) {
+      element.src = hls ?? file ?? '';
+      return;
+    }
+    let destroyed = false;
+    let player: { destroy(): void } | undefined;
+    void import('hls.js').then(({ default: Hls }) => {
+      if (destroyed) return;
+      if (!Hls.isSupported()) {
+        element.src = file ?? '';
+        return;
+      }
+      const instance = new Hls();
+      instance.loadSource(hls);
+      instance.attachMedia(element);
+      player = instance;
+    });
+    return () => {
+      destroyed = true;
+      player?.destroy();
+    };
+  }, [hls, file]);
+
+  const ratio =
+    video.aspectRatio ?? (video.metaWidth && video.metaHeight ? video.metaWidth / video.metaHeight : 16 / 9);
+  const label =
+    video.activity_description_in_preferred_language ?? video.activity_description ?? video.camera_name;
+  return (
+    <figure className={className}>
+      <video
+        ref={ref}
+        controls
+        playsInline
+        preload="none"
+        poster={thumbnailFor(video)}
+        aria-label={label ?? t('video.label')}
+        className="w-full rounded-xl bg-black"
+        style={{ aspectRatio: String(ratio) }}
+      />
+      {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+    </figure>
+  );
+}

@@ -1,0 +1,89 @@
+import type { ChatMessage } from '@homesitter/contract';
+import { describe, expect, it } from 'vitest';
+import { chatReducer, type ChatItem } from './chatState';
+
+function message(id: string, text = `text ${id}`, role: ChatMessage['role'] = 'agent'): ChatMessage {
+  return {
+    message_uuid: id,
+    date_time_utc: `2025-01-01T10:00:0${id.length % 10}Z`,
+    role,
+    text,
+    image_urls: [],
+    hidden_images: [],
+    videos: [],
+    source_activity_uuid_list: [],
+    reply_to_message_uuid: null,
+    reply_to_message: null,
+  };
+}
+
+const pending: ChatItem = {
+  ...message('tmp-1', 'Is the door locked?', 'user'),
+  date_time_utc: '2025-01-01T12:00:00.000Z',
+  image_urls: ['/media/users/u/p.jpg'],
+  localId: 'tmp-1',
+  isPending: true,
+};
+
+describe('chat state (spec §4)', () => {
+  it('page 1 replaces the list and older pages are prepended without duplicates', () => {
+    let items = chatReducer([message('x')], { type: 'replace', messages: [message('c'), message('d')] });
+    expect(items.map((i) => i.message_uuid)).toEqual(['c', 'd']);
+    items = chatReducer(items, { type: 'prepend', messages: [message('a'), message('b'), message('c')] });
+    expect(items.map((i) => i.message_uuid)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('appends a realtime message once, by id, or by text and time without one', () => {
+    let items = chatReducer([message('a')], { type: 'append', message: message('a') });
+    expect(items).toHaveLength(1);
+    items = chatReducer(items, { type: 'append', message: message('b') });
+    const noId = { ...message('c'), message_uuid: '' };
+    items = chatReducer(items, { type: 'append', message: noId });
+    items = chatReducer(items, { type: 'append', message: { ...noId } });
+    expect(items.map((i) => i.text)).toEqual(['text a', 'text b', 'text c']);
+  });
+
+  it('replaces the optimistic message with the server one, keeping local time, images and reply', () => {
+    const reply = { message_uuid: 'a', text: 'Someone is at the door', role: 'agent' as const };
+    let items = chatReducer([message('a')], {
+      type: 'pending',
+      item: { ...pending, reply_to_message_uuid: 'a', reply_to_message: reply },
+    });
+    const server = {
+      ...message('srv-1', 'Is the door locked?', 'user'),
+      date_time_utc: '2025-01-01T12:00:01.000Z',
+    };
+    items = chatReducer(items, { type: 'confirm', localId: 'tmp-1', message: server });
+    expect(items[1]).toMatchObject({
+      message_uuid: 'srv-1',
+      date_time_utc: '2025-01-01T12:00:00.000Z',
+      image_urls: ['/media/users/u/p.jpg'],
+      reply_to_message: reply,
+      isPending: false,
+      error: false,
+    });
+    expect(items[1]?.localId).toBeUndefined();
+  });
+
+  it('keeps one copy when the realtime echo arrives before the answer to the send', () => {
+    let items = chatReducer([], { type: 'pending', item: pending });
+    const server = message('srv-1', 'Is the door locked?', 'user');
+    items = chatReducer(items, { type: 'append', message: server });
+    expect(items.map((i) => i.message_uuid)).toEqual(['tmp-1']);
+    items = chatReducer(items, { type: 'confirm', localId: 'tmp-1', message: server });
+    expect(items.map((i) => i.message_uuid)).toEqual(['srv-1']);
+    items = chatReducer(items, { type: 'append', message: server });
+    expect(items.map((i) => i.message_uuid)).toEqual(['srv-1']);
+  });
+
+  it('marks a failed send, and a retry pends it again', () => {
+    let items = chatReducer([], { type: 'pending', item: pending });
+    items = chatReducer(items, { type: 'fail', localId: 'tmp-1' });
+    expect(items[0]).toMatchObject({ isPending: false, error: true });
+    items = chatReducer(items, { type: 'retry', localId: 'tmp-1' });
+    expect(items[0]).toMatchObject({ isPending: true, error: false });
+    // A page-1 refresh keeps the unsent message.
+    items = chatReducer(items, { type: 'replace', messages: [message('z')] });
+    expect(items.map((i) => i.message_uuid)).toEqual(['z', 'tmp-1']);
+  });
+});

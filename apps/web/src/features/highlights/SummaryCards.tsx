@@ -1,0 +1,154 @@
+import type { ActivitySummary, NotableMoment } from '@homesitter/contract';
+import { Car, PawPrint, Play, User, Users, Box } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Card } from '../../shared/ui/Card';
+
+const KIND_ICON: Record<string, LucideIcon> = { person: User, vehicle: Car, animal: PawPrint };
+
+function Counts({ counts }: { counts: Record<string, number> }) {
+  const { t } = useTranslation('highlights');
+  const entries = Object.entries(counts).filter(([, n]) => n > 0);
+  if (entries.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label={t('counts.label')}>
+      {entries.map(([kind, count]) => {
+        const Icon = KIND_ICON[kind] ?? Box;
+        return (
+          <li
+            key={kind}
+            className="inline-flex items-center gap-1.5 rounded-full bg-slate-800 px-2.5 py-1 text-xs text-slate-200"
+          >
+            <Icon className="size-3.5 text-brand-400" aria-hidden="true" />
+            {t(`counts.${kind}`, { count, defaultValue: `${kind}: ${count}` })}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Names({ names }: { names: string[] }) {
+  const { t } = useTranslation('highlights');
+  if (names.length === 0) return null;
+  return (
+    <p className="flex items-center gap-1.5 text-xs text-slate-300">
+      <Users className="size-3.5 text-brand-400" aria-hidden="true" />
+      <span className="sr-only">{t('recognised')}: </span>
+      {names.join(', ')}
+    </p>
+  );
+}
+
+function Moments({ moments, onOpen }: { moments: NotableMoment[]; onOpen: (m: NotableMoment) => void }) {
+  const { t, i18n } = useTranslation('highlights');
+  if (moments.length === 0) return null;
+  return (
+    <ul className="mt-3 flex flex-col gap-2" aria-label={t('moments')}>
+      {moments.map((moment) => {
+        const playable = Boolean(moment.clip_url ?? moment.hls_url);
+        const when = new Date(moment.date_time_utc).toLocaleTimeString(i18n.language, {
+          hour: '2-digit',
+          minute: '2-digit',
+        });
+        const body = (
+          <>
+            {moment.thumbnail_image_url ? (
+              <img
+                src={moment.thumbnail_image_url}
+                alt=""
+                loading="lazy"
+                className="h-12 w-20 shrink-0 rounded-md object-cover"
+              />
+            ) : null}
+            <span className="min-w-0 flex-1">
+              <span className="block text-xs text-slate-400">
+                {when}
+                {moment.camera_name ? ` · ${moment.camera_name}` : ''}
+              </span>
+              <span className="block truncate text-sm text-slate-100">{moment.description}</span>
+            </span>
+            {playable ? <Play className="size-4 text-brand-400" aria-hidden="true" /> : null}
+          </>
+        );
+        return (
+          <li key={moment.activity_uuid}>
+            {playable ? (
+              <button
+                type="button"
+                onClick={() => onOpen(moment)}
+                aria-label={t('openClip', { description: moment.description })}
+                className="flex w-full items-center gap-3 rounded-lg p-1.5 text-left hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-brand-400"
+              >
+                {body}
+              </button>
+            ) : (
+              <div className="flex items-center gap-3 p-1.5">{body}</div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function DailySummaryCard({
+  summary,
+  onOpen,
+}: {
+  summary: ActivitySummary;
+  onOpen: (m: NotableMoment) => void;
+}) {
+  const { t } = useTranslation('highlights');
+  return (
+    <Card aria-labelledby="daily-summary" className="overflow-hidden p-0">
+      {summary.thumbnail_image_url ? (
+        <img src={summary.thumbnail_image_url} alt="" className="aspect-[21/9] w-full object-cover" />
+      ) : null}
+      <div className="flex flex-col gap-3 p-5">
+        <h2 id="daily-summary" className="text-base font-semibold text-white">
+          {t('daily')}
+        </h2>
+        <p className="text-sm leading-relaxed text-slate-200">{summary.text}</p>
+        <Counts counts={summary.counts} />
+        <Names names={summary.recognised_names} />
+        <Moments moments={summary.notable_moments} onOpen={onOpen} />
+      </div>
+    </Card>
+  );
+}
+
+export function HourlyCard({
+  summary,
+  onOpen,
+}: {
+  summary: ActivitySummary;
+  onOpen: (m: NotableMoment) => void;
+}) {
+  const { t, i18n } = useTranslation('highlights');
+  const time = (iso: string) =>
+    new Date(iso).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
+  return (
+    <li>
+      <Card className="flex gap-4 p-4" data-testid="hourly-summary">
+        {summary.thumbnail_image_url ? (
+          <img
+            src={summary.thumbnail_image_url}
+            alt=""
+            loading="lazy"
+            className="hidden h-24 w-36 shrink-0 rounded-lg object-cover sm:block"
+          />
+        ) : null}
+        <div className="flex min-w-0 flex-1 flex-col gap-2">
+          <h3 className="text-sm font-semibold text-brand-300">
+            {t('hourRange', { from: time(summary.period_start), to: time(summary.period_end) })}
+          </h3>
+          <p className="text-sm text-slate-200">{summary.text}</p>
+          <Counts counts={summary.counts} />
+          <Names names={summary.recognised_names} />
+          <Moments moments={summary.notable_moments} onOpen={onOpen} />
+        </div>
+      </Card>
+    </li>
+  );
+}

@@ -1,0 +1,155 @@
+import {
+  formatMessage,
+  MESSAGES,
+  REALTIME_HUB_PATH,
+  REALTIME_KEEP_ALIVE_MS,
+  REALTIME_RECONNECT_DELAYS_MS,
+  REALTIME_SERVER_TIMEOUT_MS,
+  type RealtimeEventName,
+} from '@homesitter/contract/runtime';
+import type { HubConnection } from '@microsoft/signalr';
+import { api } from './api';
+import { ApiError } from './http';
+
+/** Spec §4 "Realtime connection". */
+export type RealtimeState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'disconnecting';
+
+export interface RealtimeSnapshot {
+  state: RealtimeState;
+  error: string | null;
+}
+
+type Handler = (payload: unknown) => void;
+
+/**
+ * The one realtime connection of the app (official `@microsoft/signalr` client): negotiated with the ID
+ * token at `POST /api/realtime/negotiate`, reconnecting after 0, 2, 10 and 30 s, then giving up with
+ * "Unable to establish connection. Please refresh the page.". Screens `acquire()` it while they need it; it
+ * closes when the last one leaves.
+ */
+export function createRealtimeClient(options: { negotiate: () => Promise<string>; hubUrl?: string }) {
+  let snapshot: RealtimeSnapshot = { state: 'disconnected', error: null };
+  let connection: HubConnection | null = null;
+  let users = 0;
+  let starting: Promise<void> | null = null;
+  const listeners = new Set<() => void>();
+  const handlers = new Map<string, Set<Handler>>();
+
+  function set(next: Partial<RealtimeSnapshot>) {
+    snapshot = { ...snapshot, ...next };
+    listeners.forEach((l) => l());
+  }
+
+  async function build(): Promise<HubConnection> {
+    const signalr = await import('@microsoft/signalr');
+    const built = new signalr.HubConnectionBuilder()
+      .withUrl(options.hubUrl ?? REALTIME_HUB_PATH, {
+        accessTokenFactory: options.negotiate,
+        transport: signalr.HttpTransportType.WebSockets,
+      })
+      .withAutomaticReconnect([...REALTIME_RECONNECT_DELAYS_MS])
+      .configureLogging(signalr.LogLevel.None)
+      .build();
+    built.serverTimeoutInMilliseconds = REALTIME_SERVER_TIMEOUT_MS;
+    built.keepAliveIntervalInMilliseconds = REALTIME_KEEP_ALIVE_MS;
+    for (const [event, set] of handlers) for (const h of set) built.on(event, h);
+    built.onreconnecting(() => set({ state: 'reconnecting' }));
+    built.onreconnected(() => set({ state: 'connected', error: null }));
+    built.onclose((error) => {
+      // Closed by us (users === 0), or the reconnect delays ran out: then only a refresh helps.
+      if (users > 0)
+        set({
+          state: 'disconnected',
+          error: error ? MESSAGES.refreshPageToReconnect : snapshot.error,
+        });
+      else set({ state: 'disconnected' });
+    });
+    return built;
+  }
+
+  async function start(): Promise<void> {
+    if (starting) return starting;
+    starting = (async () => {
+      set({ state: 'connecting', error: null });
+      try {
+        connection ??= await build();
+        await connection.start();
+        set({ state: 'connected' });
+      } catch (error) {
+        const text = error instanceof Error ? error.message : undefined;
+        set({
+          state: 'disconnected',
+          error: text?.startsWith('Negotiation failed') ? text : formatMessage.connectionFailed(text),
+        });
+      } finally {
+        starting = null;
+      }
+    })();
+    return starting;
+  }
+
+  async function stop(): Promise<void> {
+    const current = connection;
+    if (!current) return;
+    set({ state: 'disconnecting' });
+    try {
+      await starting;
+      await current.stop();
+    } catch (error) {
+      set({ error: formatMessage.disconnectError(error instanceof Error ? error.message : String(error)) });
+    } finally {
+      set({ state: 'disconnected' });
+    }
+  }
+
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    /** Listens to a server event for as long as the returned function is not called. */
+    on: (event: RealtimeEventName, handler: Handler): (() => void) => {
+      let set = handlers.get(event);
+      if (!set) handlers.set(event, (set = new Set()));
+      set.add(handler);
+      connection?.on(event, handler);
+      return () => {
+        set.delete(handler);
+        connection?.off(event, handler);
+      };
+    },
+    /** A screen needs the connection; release it when leaving. */
+    acquire: (): (() => void) => {
+      users += 1;
+      if (users === 1 || snapshot.state === 'disconnected') void start();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        users -= 1;
+        if (users === 0) void stop();
+      };
+    },
+    /** After "please refresh": try again now (the screen has refreshed its data). */
+    retry: () => start(),
+    clearError: () => set({ error: null }),
+  };
+}
+export type RealtimeClient = ReturnType<typeof createRealtimeClient>;
+
+/** The hub token: negotiate with the ID token (spec §7); §8 texts for each way it can fail. */
+async function negotiate(): Promise<string> {
+  try {
+    return (await api.call('realtimeNegotiate')).accessToken;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw new Error(MESSAGES.authTokenNotAvailable);
+    if (error instanceof ApiError && error.status > 0)
+      throw new Error(formatMessage.negotiationFailed(error.status, error.message));
+    throw error;
+  }
+}
+
+export const realtime = createRealtimeClient({ negotiate });
