@@ -4,6 +4,7 @@ import { MESSAGES } from '@homesitter/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, multipart, noisyJpeg, png, webp } from '../../../test/images.js';
 import { createMediaSigner } from '../media/media.signer.js';
 import type { MemoryImageEvent } from './memories.events.js';
@@ -288,6 +289,22 @@ describe('memory photos', () => {
       (await upload(alice, 'animals', m.memory_uuid, await webp(), 'b.bin', 'application/octet-stream'))
         .statusCode,
     ).toBe(201);
+  });
+
+  it.runIf(canEncodeHevc())('accepts an iPhone-style HEIC photo and serves it as JPEG', async () => {
+    const m = await create(alice, 'animals', { name: 'Heic' });
+    const res = await upload(
+      alice,
+      'animals',
+      m.memory_uuid,
+      makeHeic(96, 64, 'blue'),
+      'IMG_0001.HEIC',
+      'image/heic',
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.image).toMatchObject({ width: 96, height: 64 });
+    const served = await t.app.inject({ method: 'GET', url: mediaPath(res.json().data.image.signedUrl) });
+    expect((await sharp(served.rawPayload).metadata()).format).toBe('jpeg');
   });
 
   it('refuses a text file named .jpg (400), an oversized file (413) and a request without the image (400)', async () => {

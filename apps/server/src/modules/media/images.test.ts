@@ -1,0 +1,33 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
+import { jpegWithLocation, png, webp } from '../../../test/images.js';
+import { processImage, sniffImageType } from './images.js';
+
+describe('image type sniffing', () => {
+  it('knows JPEG, PNG, WebP and HEIC by their bytes, and nothing else', async () => {
+    expect(sniffImageType(await jpegWithLocation(32, 32))).toBe('jpeg');
+    expect(sniffImageType(await png())).toBe('png');
+    expect(sniffImageType(await webp())).toBe('webp');
+    expect(sniffImageType(Buffer.from('GIF89a......'))).toBeUndefined();
+    expect(sniffImageType(Buffer.from('%PDF-1.7 not an image'))).toBeUndefined();
+    const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .avif()
+      .toBuffer();
+    expect(sniffImageType(avif)).toBeUndefined();
+  });
+});
+
+describe.runIf(canEncodeHevc())('HEIC photos (needs ffmpeg with libx265 on PATH)', () => {
+  it('decodes a real HEVC-coded HEIC into a JPEG and a thumbnail', async () => {
+    const heic = makeHeic(64, 48, 'red');
+    expect(sniffImageType(heic)).toBe('heic');
+    const out = await processImage(heic, 'heic');
+    expect(out).toMatchObject({ width: 64, height: 48 });
+    const { data } = await sharp(out.full).raw().toBuffer({ resolveWithObject: true });
+    // Red, give or take the codecs' rounding.
+    expect(data[0]).toBeGreaterThan(200);
+    expect(data[1]).toBeLessThan(60);
+    expect((await sharp(out.thumb).metadata()).format).toBe('webp');
+  });
+});
