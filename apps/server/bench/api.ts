@@ -4,6 +4,7 @@
  * Targets (issue "Foundation", 2 cores): GET /api/users/profile ≥ 2,000 req/s, p99 ≤ 25 ms, RSS ≤ 250 MB.
  */
 import autocannon from 'autocannon';
+import { seedConversation } from './chat-seed.js';
 import { benchUser, postJson, startBenchServer } from './harness.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -51,9 +52,19 @@ async function fiftyCamerasInFiveProperties(base: string) {
 const scenarios: Scenario[] = [
   { name: 'GET /api/users/profile', path: '/api/users/profile' },
   { name: 'GET /api/users/cameras (50)', path: '/api/users/cameras', setup: fiftyCamerasInFiveProperties },
+  {
+    name: 'GET conversation-history (10,000 messages)',
+    path: '/api/users/conversation-history?page=1&pageSize=10',
+    setup: (base) => conversation.authOn(base),
+  },
 ];
 
-const server = await startBenchServer({ VERIFICATION_EXEMPT_EMAILS: CAMERAS_USER });
+// The chat user's 10,000 messages go in through the repository before the server opens the database.
+const conversation = await seedConversation(10_000);
+const server = await startBenchServer({
+  DATA_DIR: conversation.dataDir,
+  VERIFICATION_EXEMPT_EMAILS: [CAMERAS_USER, conversation.email].join(','),
+});
 try {
   const auth = await benchUser(server.base);
   const engine = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
