@@ -6,6 +6,7 @@
 import autocannon from 'autocannon';
 import { seedConversation } from './chat-seed.js';
 import { benchUser, postJson, startBenchServer } from './harness.js';
+import { MEMORIES_USER, twoHundredMemoriesWithAThousandPhotos, uploadPeakRss } from './memories.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -53,6 +54,11 @@ const scenarios: Scenario[] = [
   { name: 'GET /api/users/profile', path: '/api/users/profile' },
   { name: 'GET /api/users/cameras (50)', path: '/api/users/cameras', setup: fiftyCamerasInFiveProperties },
   {
+    name: 'GET /api/users/memories (200, 1,000 photos)',
+    path: '/api/users/memories?force=true',
+    setup: twoHundredMemoriesWithAThousandPhotos,
+  },
+  {
     name: 'GET conversation-history (10,000 messages)',
     path: '/api/users/conversation-history?page=1&pageSize=10',
     setup: (base) => conversation.authOn(base),
@@ -63,7 +69,7 @@ const scenarios: Scenario[] = [
 const conversation = await seedConversation(10_000);
 const server = await startBenchServer({
   DATA_DIR: conversation.dataDir,
-  VERIFICATION_EXEMPT_EMAILS: [CAMERAS_USER, conversation.email].join(','),
+  VERIFICATION_EXEMPT_EMAILS: [CAMERAS_USER, MEMORIES_USER, conversation.email].join(','),
 });
 try {
   const auth = await benchUser(server.base);
@@ -99,3 +105,6 @@ try {
 } finally {
   await server.stop();
 }
+
+// Uploads on a fresh server, so its peak RSS is the uploads' own.
+console.log(await uploadPeakRss({}));

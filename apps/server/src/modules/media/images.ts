@@ -1,8 +1,22 @@
-import sharp from 'sharp';
+import type sharpDefault from 'sharp';
+import type { Sharp } from 'sharp';
 
-// One image at a time per libvips thread pool, no operation cache: uploads are rare and memory matters more.
-sharp.cache(false);
-sharp.concurrency(2);
+type SharpModule = typeof sharpDefault;
+let sharpModule: Promise<SharpModule> | undefined;
+
+/**
+ * sharp (libvips) loads with the first image, so a server that never handles one does not carry it. One
+ * libvips thread and no operation cache: uploads are rare, and memory matters more than speed.
+ */
+function loadSharp(): Promise<SharpModule> {
+  sharpModule ??= import('sharp').then((m) => {
+    const sharp = m.default;
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return sharpModule;
+}
 
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
 
@@ -44,7 +58,7 @@ const MAX_INPUT_PIXELS = 10_000 * 10_000;
 
 export class UnreadableImageError extends Error {}
 
-async function decodeHeic(buf: Buffer): Promise<sharp.Sharp> {
+async function decodeHeic(sharp: SharpModule, buf: Buffer): Promise<Sharp> {
   // libvips in sharp's prebuilt binary reads HEIF with AV1 only; HEVC-coded HEIC is decoded by libheif (WASM).
   const { default: decode } = await import('heic-decode');
   const { width, height, data } = await decode({ buffer: buf });
@@ -68,7 +82,7 @@ export async function processImage(buf: Buffer, kind: ImageKind): Promise<Proces
 }
 
 /** Images decoded at once; more wait their turn, which bounds memory during a burst of uploads. */
-export const MAX_PARALLEL_IMAGES = 2;
+export const MAX_PARALLEL_IMAGES = 1;
 let active = 0;
 const waiting: (() => void)[] = [];
 
@@ -87,10 +101,11 @@ function release(): void {
 }
 
 async function decodeAndEncode(buf: Buffer, kind: ImageKind): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
   try {
     const source =
       kind === 'heic'
-        ? await decodeHeic(buf)
+        ? await decodeHeic(sharp, buf)
         : sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
     const base = source.flatten({ background: '#ffffff' });
     const { data: full, info } = await base

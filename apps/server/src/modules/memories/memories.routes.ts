@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import { memoriesEndpoints as endpoints } from '@homesitter/contract';
+import { memoriesEndpoints as endpoints, type EndpointResponse } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import { memoryErrors } from './memories.errors.js';
@@ -46,7 +46,12 @@ export async function registerMemoryRoutes(
     limits: { fileSize: deps.maxImageBytes, files: 1, fields: 0, parts: 2 },
   });
 
-  route(app, guards, endpoints.listMemories, async (req) => ok(await memories.list(callerOf(req).subject)));
+  route(app, guards, endpoints.listMemories, async (req, reply) => {
+    const json = await memories.listJson(callerOf(req).subject);
+    // Already serialised (and cached) by the service from the same types; Fastify sends a JSON string as is.
+    void reply.type('application/json; charset=utf-8');
+    return json as unknown as EndpointResponse<typeof endpoints.listMemories>;
+  });
 
   route(app, guards, endpoints.getMemory, async (req) =>
     ok(await memories.get(callerOf(req).subject, req.params.category, req.params.id)),

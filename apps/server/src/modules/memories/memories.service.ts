@@ -9,7 +9,7 @@ import {
   type MemoryInput,
 } from '@homesitter/contract';
 import type { z } from 'zod';
-import type { ObjectStorage } from '../../adapters/storage/storage.js';
+import { signingWindowSeconds, type ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
@@ -71,11 +71,25 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return owner;
   }
 
+  // Signed URLs are stable for a signing window (see storage.ts), so each is made once per window: lists of
+  // a thousand photos skip a thousand HMACs (or S3 presigns) on every call.
+  const windowMs = signingWindowSeconds(deps.urlTtlSeconds) * 1000;
+  const urlCache = new Map<string, { url: string; until: number }>();
+  async function signed(key: string): Promise<string> {
+    const at = now().getTime();
+    const hit = urlCache.get(key);
+    if (hit && hit.until > at) return hit.url;
+    if (urlCache.size > 50_000) urlCache.clear();
+    const url = await storage.signedUrl(key, deps.urlTtlSeconds);
+    urlCache.set(key, { url, until: at + windowMs });
+    return url;
+  }
+
+  // The rendered list per user, reused while the database says nothing it shows has changed.
+  const listCache = new Map<string, { version: string; until: number; json: string }>();
+
   async function renderImage(image: MemoryImageRow): Promise<MemoryImage> {
-    const [signedUrl, thumbnailUrl] = await Promise.all([
-      storage.signedUrl(image.storageKey, deps.urlTtlSeconds),
-      storage.signedUrl(image.thumbKey, deps.urlTtlSeconds),
-    ]);
+    const [signedUrl, thumbnailUrl] = await Promise.all([signed(image.storageKey), signed(image.thumbKey)]);
     return {
       id: image.id,
       signedUrl,
@@ -195,26 +209,49 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return rec;
   }
 
+  async function listFor(owner: MemoryOwner): Promise<Memories> {
+    const records = await repo.listLive(owner.id, now());
+    const out: Memories = {
+      people: [],
+      vehicles: [],
+      animals: [],
+      general: [],
+      is_amnesia_mode_enabled: owner.isAmnesiaModeEnabled,
+    };
+    const rendered = await Promise.all(records.map((r) => render(r, owner.timezone)));
+    for (const m of rendered) {
+      if (m.category === 'people') out.people.push(m);
+      else if (m.category === 'vehicles') out.vehicles.push(m);
+      else if (m.category === 'animals') out.animals.push(m);
+      else out.general.push(m);
+    }
+    return out;
+  }
+
   return {
     /** Every live memory by category; expired short-term memories are left out even before the purge. */
     async list(subject: string): Promise<Memories> {
+      return listFor(await requireOwner(subject));
+    },
+
+    /**
+     * The list as JSON, from a per-user cache that one fingerprint query validates on every call (so an
+     * answer is never stale, also with several server instances). An entry lives at most one signing
+     * window (its URLs stay valid at least MEDIA_URL_TTL minus that) and never past the next expiry.
+     */
+    async listJson(subject: string): Promise<string> {
       const owner = await requireOwner(subject);
-      const records = await repo.listLive(owner.id, now());
-      const out: Memories = {
-        people: [],
-        vehicles: [],
-        animals: [],
-        general: [],
-        is_amnesia_mode_enabled: owner.isAmnesiaModeEnabled,
-      };
-      const rendered = await Promise.all(records.map((r) => render(r, owner.timezone)));
-      for (const m of rendered) {
-        if (m.category === 'people') out.people.push(m);
-        else if (m.category === 'vehicles') out.vehicles.push(m);
-        else if (m.category === 'animals') out.animals.push(m);
-        else out.general.push(m);
-      }
-      return out;
+      const at = now();
+      const { version, nextExpiry } = await repo.listVersion(owner.id, at);
+      const key = `${version}|${owner.isAmnesiaModeEnabled}|${owner.timezone}`;
+      const hit = listCache.get(owner.id);
+      if (hit && hit.version === key && hit.until > at.getTime()) return hit.json;
+      const json = JSON.stringify({ success: true, data: await listFor(owner) });
+      const until = Math.min(at.getTime() + windowMs, nextExpiry?.getTime() ?? Infinity);
+      listCache.delete(owner.id);
+      if (listCache.size >= 1_000) listCache.delete(listCache.keys().next().value as string);
+      listCache.set(owner.id, { version: key, until, json });
+      return json;
     },
 
     async get(subject: string, category: MemoryCategory, id: string): Promise<Memory> {
