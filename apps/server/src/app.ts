@@ -86,12 +86,12 @@ export interface AppDeps {
   limits?: Limits;
   /** The in-process event bus; one is made when absent (tests pass their own to listen). */
   events?: EventBus;
+  /** Realtime fan-out across instances; made from `REDIS_URL` (else in-process) when absent. */
+  fanout?: Fanout;
   /** Object storage for media; made from the config (S3_* or DATA_DIR/media) when absent. */
   storage?: ObjectStorage;
   /** HMAC key of media URLs; read from MEDIA_SECRET or DATA_DIR/media.key when absent. */
   mediaSecret?: string;
-  /** Realtime fan-out across instances; made from `REDIS_URL` (else in-process) when absent. */
-  fanout?: Fanout;
   /** AES-256 key for secrets at rest; read from `SECRETS_KEY` or `DATA_DIR/secrets.key` when absent. */
   secretsKey?: Buffer;
 }
