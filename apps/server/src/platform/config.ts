@@ -150,7 +150,11 @@ export const settings = {
     undefined,
     'Host name cameras upload to over FTP and email (default: the host of `PUBLIC_URL`)',
   ),
-  FTP_PORT: setting(z.coerce.number().int().min(0).max(65535), '2121', 'Port of the camera FTP upload server'),
+  FTP_PORT: setting(
+    z.coerce.number().int().min(0).max(65535),
+    '2121',
+    'Port of the camera FTP upload server',
+  ),
   INGEST_SMTP_PORT: setting(
     z.coerce.number().int().min(0).max(65535),
     '2525',
