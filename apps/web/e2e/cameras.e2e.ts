@@ -105,8 +105,12 @@ describe('cameras and properties', () => {
   it('moves a camera into the property with the keyboard', async () => {
     await group('No property').locator('[data-camera="Back Yard"]').waitFor();
     await handle('Back Yard').focus();
+    // Each key waits for what a screen-reader user hears before the next one, as a person would.
+    const live = page.locator('[id^="DndLiveRegion"]');
     await page.keyboard.press('Space');
+    await live.getByText('Back Yard is over No property.').waitFor({ state: 'attached' });
     await page.keyboard.press('ArrowUp');
+    await live.getByText('Back Yard is over Lake house.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
     await group('Lake house').locator('[data-camera="Back Yard"]').waitFor();
     await page.reload();

@@ -21,8 +21,8 @@ const NEXT = [KeyboardCode.Down, KeyboardCode.Right];
 const PREVIOUS = [KeyboardCode.Up, KeyboardCode.Left];
 
 /**
- * Arrow keys jump between property groups (in reading order) instead of nudging by pixels, so a keyboard
- * user moves a camera with one key press per property.
+ * Arrow keys jump between property groups (in reading order, wrapping around) instead of nudging by
+ * pixels, so a keyboard user moves a camera with one key press per property.
  */
 export const groupKeyboardCoordinates: KeyboardCoordinateGetter = (
   event,
@@ -41,8 +41,14 @@ export const groupKeyboardCoordinates: KeyboardCoordinateGetter = (
     .map((c) => ({ id: c.id, rect: droppableRects.get(c.id) }))
     .filter((g): g is { id: typeof g.id; rect: NonNullable<typeof g.rect> } => g.rect !== undefined)
     .sort((a, b) => a.rect.top - b.rect.top || a.rect.left - b.rect.left);
-  const index = groups.findIndex((g) => g.id === over?.id);
-  const target = groups[index === -1 ? (step > 0 ? 0 : groups.length - 1) : index + step];
+  // Right after the drag starts `over` may not be measured yet: then the group under the card is the start.
+  const centerY = collisionRect.top + collisionRect.height / 2;
+  const index = over
+    ? groups.findIndex((g) => g.id === over.id)
+    : groups.findIndex((g) => centerY >= g.rect.top && centerY <= g.rect.top + g.rect.height);
+  // Wraps around at either end, so every property is reachable with either arrow.
+  const n = groups.length;
+  const target = groups[index === -1 ? (step > 0 ? 0 : n - 1) : (index + step + n) % n];
   if (!target) return currentCoordinates;
   return {
     x:
