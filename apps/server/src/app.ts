@@ -221,7 +221,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     smtpPort: config.INGEST_SMTP_PORT,
   });
   const sitesRepo = createSitesRepository(database.db);
-  const sites = createSitesService({ repo: sitesRepo, memories: sitesRepo, events });
+  const sites = createSitesService({
+    repo: sitesRepo,
+    memories: { associateAllMemories: (userId, siteId) => memories.associateAllMemories(userId, siteId) },
+    events,
+  });
   const realtime = await createRealtimeService({
     hub: createHub({ log: deps.log }),
     fanout:
@@ -246,7 +250,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     repo: createChatRepository(database.db),
     users,
     realtime,
-    isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL),
+    isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) =>
+      mediaSigner.check(key, exp, sig),
+    ),
   });
   const highlights = createHighlightsService({ repo: createHighlightsRepository(database.db), users });
   app.decorate('realtime', realtime);

@@ -12,6 +12,8 @@ import { codeFromMail, createCaptureMailer } from './capture-mailer.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** HMAC key of media URLs in tests, so a test can sign a URL the server accepts. */
+export const TEST_MEDIA_SECRET = 'test-media-secret-0123456789';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -42,6 +44,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer,
     signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),
     adminToken: TEST_ADMIN_TOKEN,
+    mediaSecret: TEST_MEDIA_SECRET,
     limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
   };
   const app = await createServer(deps);

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { createTestApp, signUp, TEST_MEDIA_SECRET, type TestApp, type TestUser } from '../../../test/app.js';
+import { createMediaSigner } from '../media/media.signer.js';
 
 let t: TestApp;
 let rose: TestUser;
@@ -74,14 +75,17 @@ describe('sending a message', () => {
     expect(empty.statusCode).toBe(400);
   });
 
-  it("accepts only the user's own saved media as images", async () => {
+  it("accepts only the user's own signed media as images", async () => {
     const roseId = await userIdOf(rose);
-    const own = `/media/users/${roseId}/photo.jpg?exp=1&sig=abc`;
+    const signer = createMediaSigner(TEST_MEDIA_SECRET, 'http://homesitter.test');
+    const own = signer.url(`users/${roseId}/photo.jpg`, Math.floor(Date.now() / 1000) + 3600);
+    const forged = `/media/users/${roseId}/photo.jpg?exp=1&sig=abc`;
     const ok = await send(rose, { text: 'Save this', images: [own] });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().data.image_urls).toEqual([own]);
     const ottos = `/media/users/${await userIdOf(otto)}/photo.jpg?exp=1&sig=abc`;
     for (const url of [
+      forged,
       'https://evil.example/media/a.jpg',
       'javascript:alert(1)',
       '/api/users/profile',

@@ -2,7 +2,7 @@ import { MESSAGES } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { createHighlightsRepository } from './highlights.repository.js';
-import { dayWindow } from './highlights.time.js';
+import { dayWindow } from '../../platform/time.js';
 
 let t: TestApp;
 let rose: TestUser;

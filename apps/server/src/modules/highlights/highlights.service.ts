@@ -1,7 +1,7 @@
 import type { ActivitySummary } from '@homesitter/contract';
 import type { UsersService } from '../users/users.service.js';
 import type { ActivitySummaryRow, HighlightsRepository } from './highlights.repository.js';
-import { dayWindow } from './highlights.time.js';
+import { dayWindow } from '../../platform/time.js';
 
 export interface HighlightsServiceDeps {
   repo: HighlightsRepository;

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MESSAGES } from '@homesitter/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { createTestApp, signUp, TEST_MEDIA_SECRET, type TestApp, type TestUser } from '../../../test/app.js';
 import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, multipart, noisyJpeg, png, webp } from '../../../test/images.js';
 import { createMediaSigner } from '../media/media.signer.js';
@@ -379,9 +379,8 @@ describe('memory photos', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ success: false, code: 'media.forbidden' });
     }
-    const secret = readFileSync(join(t.deps.config.DATA_DIR, 'media.key'), 'utf8');
     const key = decodeURIComponent(new URL(signedUrl).pathname.slice('/media/'.length));
-    const expired = createMediaSigner(secret, 'http://homesitter.test').url(
+    const expired = createMediaSigner(TEST_MEDIA_SECRET, 'http://homesitter.test').url(
       key,
       Math.floor(Date.now() / 1000) - 1,
     );

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { cameras, memories, memorySites, sites, users } from '../../platform/db/schema.js';
+import { cameras, sites, users } from '../../platform/db/schema.js';
 
 export type SiteRow = typeof sites.$inferSelect;
 
@@ -64,25 +64,6 @@ export function createSitesRepository(db: Db) {
           .where(and(eq(cameras.userId, userId), eq(cameras.siteId, siteId)));
         return row;
       });
-    },
-
-    /** Links every memory of the user to the site; answers how many links are new. */
-    async associateAllMemories(userId: string, siteId: string): Promise<number> {
-      const linked = await db
-        .insert(memorySites)
-        .select(
-          db
-            .select({
-              memoryId: memories.id,
-              siteId: sql`${siteId}::uuid`.as('site_id'),
-              userId: memories.userId,
-            })
-            .from(memories)
-            .where(eq(memories.userId, userId)),
-        )
-        .onConflictDoNothing()
-        .returning({ memoryId: memorySites.memoryId });
-      return linked.length;
     },
   };
 }
