@@ -1,11 +1,19 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, mailedLink, MOBILE, openPage, uniqueEmail } from './browser';
+import {
+  DESKTOP,
+  launch,
+  MOBILE,
+  openPage,
+  PASSWORD,
+  seriousViolations,
+  signUpInBrowser,
+  uniqueEmail,
+  verifyByMail as followMailedLink,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
-const PASSWORD = 'correct horse battery';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,20 +23,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signUp(page: Page, email: string) {
-  await page.goto(`${baseUrl}/auth`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.locator('#accept-terms').check();
-  await page.getByRole('button', { name: 'Create account', exact: true }).click();
-  await page.waitForURL('**/verify-email');
-}
+const signUp = (page: Page, email: string) => signUpInBrowser(page, baseUrl, email);
 
-async function verifyByMail(page: Page, email: string) {
-  const link = await mailedLink(dataDir, email, 'verify-email');
-  await page.goto(link);
-  await page.waitForURL('**/highlights');
-}
+const verifyByMail = (page: Page, email: string) => followMailedLink(page, dataDir, email);
 
 async function signIn(page: Page, email: string) {
   await page.getByTestId('auth-toggle').click();
@@ -42,13 +39,6 @@ async function signOut(page: Page) {
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL('**/auth');
-}
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('desktop', () => {

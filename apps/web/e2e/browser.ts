@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -70,4 +71,30 @@ let counter = 0;
 export function uniqueEmail(label: string): string {
   counter += 1;
   return `${label}-${Date.now()}-${counter}@example.com`;
+}
+
+export const PASSWORD = 'correct horse battery';
+
+/** Signs up through the auth page and waits for the verify-email screen. */
+export async function signUpInBrowser(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.locator('#accept-terms').check();
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  await page.waitForURL('**/verify-email');
+}
+
+/** Follows the verification link from the outbox mail and lands on highlights. */
+export async function verifyByMail(page: Page, dataDir: string, email: string): Promise<void> {
+  await page.goto(await mailedLink(dataDir, email, 'verify-email'));
+  await page.waitForURL('**/highlights');
+}
+
+/** axe's serious and critical violations on the page, as readable lines (an empty list passes). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

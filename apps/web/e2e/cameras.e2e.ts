@@ -1,11 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, mailedLink, openPage, uniqueEmail } from './browser';
+import {
+  DESKTOP,
+  launch,
+  openPage,
+  seriousViolations,
+  signUpInBrowser,
+  uniqueEmail,
+  verifyByMail,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
-const PASSWORD = 'correct horse battery';
 
 let browser: Browser;
 let page: Page;
@@ -34,14 +40,8 @@ async function addCamera(name: string) {
 describe('cameras and properties', () => {
   it('signs up a verified user', async () => {
     const email = uniqueEmail('cams');
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.locator('#accept-terms').check();
-    await page.getByRole('button', { name: 'Create account', exact: true }).click();
-    await page.waitForURL('**/verify-email');
-    await page.goto(await mailedLink(dataDir, email, 'verify-email'));
-    await page.waitForURL('**/highlights');
+    await signUpInBrowser(page, baseUrl, email);
+    await verifyByMail(page, dataDir, email);
   });
 
   it('adds a camera, with the name checked inline', async () => {
@@ -80,12 +80,7 @@ describe('cameras and properties', () => {
     await page.getByText('Memories associated with the property').waitFor();
     await prompt.waitFor({ state: 'detached' });
     await group('Lake house').waitFor();
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
-      [],
-    );
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('drags a camera into the property with the mouse', async () => {

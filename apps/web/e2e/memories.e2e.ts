@@ -1,11 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, mailedLink, openPage, uniqueEmail } from './browser';
+import {
+  DESKTOP,
+  launch,
+  openPage,
+  seriousViolations,
+  signUpInBrowser,
+  uniqueEmail,
+  verifyByMail,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
-const PASSWORD = 'correct horse battery';
 
 // Two small, different PNGs (8×8, one red, one blue).
 const RED_PNG =
@@ -25,24 +31,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function seriousViolations() {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe('memories', () => {
   it('signs up a verified user', async () => {
     const email = uniqueEmail('memories');
-    await page.goto(`${baseUrl}/auth`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.locator('#accept-terms').check();
-    await page.getByRole('button', { name: 'Create account', exact: true }).click();
-    await page.waitForURL('**/verify-email');
-    await page.goto(await mailedLink(dataDir, email, 'verify-email'));
-    await page.waitForURL('**/highlights');
+    await signUpInBrowser(page, baseUrl, email);
+    await verifyByMail(page, dataDir, email);
   });
 
   it('creates a person with two photos', async () => {
@@ -68,7 +61,7 @@ describe('memories', () => {
           .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
       )
       .toBe(true);
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('edits the name in place', async () => {

@@ -8,7 +8,7 @@ import { ChatSkeleton } from '../../shared/ui/Skeletons';
 import { ConnectionStatus, TypingIndicator } from './ChatStatus';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
-import { getPendingImageUrl, setPendingImageUrl } from './pendingImage';
+import { getPendingImageUrl, setPendingImageUrl } from '../../shared/lib/pendingImage';
 import { useChat } from './useChat';
 
 interface ChatLocationState {

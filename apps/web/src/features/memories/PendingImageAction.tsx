@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../shared/lib/errors';
 import { notify } from '../../shared/lib/toast';
 import { Button } from '../../shared/ui/Button';
-import { clearPendingImageUrl, getPendingImageUrl } from './pendingImage';
+import { clearPendingImageUrl, getPendingImageUrl } from '../../shared/lib/pendingImage';
 import { usePhotoUpload } from './usePhotoUpload';
 
 /** The chat's "save this image" flow: adds the waiting image to this memory. */

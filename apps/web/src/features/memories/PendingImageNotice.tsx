@@ -1,6 +1,6 @@
 import { ImagePlus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { getPendingImageUrl } from './pendingImage';
+import { getPendingImageUrl } from '../../shared/lib/pendingImage';
 
 /** The chat's "save this image" flow: while an image waits, the list says to pick a memory for it. */
 export function PendingImageNotice() {
