@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createOutboxMailer } from './adapters/mail/outbox.mailer.js';
 import { createSmtpMailer } from './adapters/mail/smtp.mailer.js';
-import type { AppDeps } from './app.js';
+import { DEFAULT_LIMITS, type AppDeps } from './app.js';
 import { loadSigningKey } from './modules/auth/tokens.js';
 import type { Config } from './platform/config.js';
 import { createDatabase, pgliteDirFor } from './platform/db/client.js';
@@ -37,6 +37,7 @@ export async function createDeps(config: Config): Promise<AppDeps> {
     mailer,
     signingKey: await loadSigningKey(config.AUTH_PRIVATE_KEY, join(dataDir, 'auth-key.pem')),
     adminToken: loadAdminToken({ ...config, DATA_DIR: dataDir }),
+    limits: { ...DEFAULT_LIMITS, authPerIpPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE },
     webDistDir: config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : serverPath('..', 'web', 'dist'),
   };
 }

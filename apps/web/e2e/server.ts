@@ -49,7 +49,15 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://localhost:${port}`;
   const child = spawn('npm', ['start'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      // Every browser test signs up and in from 127.0.0.1; the per-IP limit is for the real world.
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });

@@ -89,6 +89,11 @@ export const settings = {
     undefined,
     'Secret for `npm run admin`; unset generates one into `DATA_DIR/admin-token`',
   ),
+  AUTH_RATE_LIMIT_PER_MINUTE: setting(
+    z.coerce.number().int().min(1),
+    '30',
+    'Calls a minute one IP address may make to sign-up, sign-in, verification and password reset',
+  ),
   TRUST_PROXY: setting(bool, 'false', 'Trust `X-Forwarded-*` headers (set behind a load balancer)'),
   LOG_LEVEL: setting(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -47,7 +47,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     limited,
   );
 
-  route(app, guards, endpoints.refreshToken, async (req) => auth.refresh(req.body.refreshToken), limited);
+  // Not limited per IP: a refresh token is 256 random bits (nothing to guess), and a household behind one
+  // address refreshes many devices.
+  route(app, guards, endpoints.refreshToken, async (req) => auth.refresh(req.body.refreshToken));
 
   route(app, guards, endpoints.signOut, async (req) => {
     await auth.signOut(req.body.refreshToken);
