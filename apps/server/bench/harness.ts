@@ -30,6 +30,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
     cwd: serverPath(),
     env: {
+      // As `npm start` runs it (scripts/start.mjs).
+      MALLOC_ARENA_MAX: '2',
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
