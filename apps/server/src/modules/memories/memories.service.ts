@@ -1,29 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import {
-  memoryInputSchemas,
-  type Memories,
-  type Memory,
-  type MemoryBody,
-  type MemoryCategory,
-  type MemoryImage,
-  type MemoryInput,
-} from '@homesitter/contract';
-import type { z } from 'zod';
-import { signingWindowSeconds, type ObjectStorage } from '../../adapters/storage/storage.js';
+import type { Memories, Memory, MemoryBody, MemoryCategory, MemoryImage } from '@homesitter/contract';
+import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { memoryErrors } from './memories.errors.js';
 import './memories.events.js';
-import type {
-  MemoriesRepository,
-  MemoryImageRow,
-  MemoryRecord,
-  MemoryRow,
-  MemoryValues,
-} from './memories.repository.js';
-import { expirationToInstant, instantToExpiration } from './wall-time.js';
+import { memoryValues, parseMemoryInput } from './memories.input.js';
+import { createMemoryRenderer } from './memories.render.js';
+import type { MemoriesRepository, MemoryImageRow, MemoryRecord, MemoryRow } from './memories.repository.js';
 
 /** What the memories need to know about the caller's profile. */
 export interface MemoryOwner {
@@ -46,20 +32,6 @@ export interface MemoriesServiceDeps {
   now?: () => Date;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => {
-      const path = i.path.join('.');
-      if (i.code === 'unrecognized_keys') return `${i.keys.join(', ')}: not a field of this category`;
-      return path ? `${path}: ${i.message}` : i.message;
-    })
-    .join('; ');
-}
-
-type AnyInput = Partial<
-  MemoryInput<'people'> & MemoryInput<'vehicles'> & MemoryInput<'animals'> & MemoryInput<'other'>
->;
-
 /** Memories of people, vehicles, animals and other notes, with photos (spec §3 "Memories"). */
 export function createMemoriesService(deps: MemoriesServiceDeps) {
   const { repo, storage, events } = deps;
@@ -71,109 +43,16 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return owner;
   }
 
-  // Signed URLs are stable for a signing window (see storage.ts), so each is made once per window: lists of
-  // a thousand photos skip a thousand HMACs (or S3 presigns) on every call.
-  const windowMs = signingWindowSeconds(deps.urlTtlSeconds) * 1000;
-  const urlCache = new Map<string, { url: string; until: number }>();
-  async function signed(key: string): Promise<string> {
-    const at = now().getTime();
-    const hit = urlCache.get(key);
-    if (hit && hit.until > at) return hit.url;
-    if (urlCache.size > 50_000) urlCache.clear();
-    const url = await storage.signedUrl(key, deps.urlTtlSeconds);
-    urlCache.set(key, { url, until: at + windowMs });
-    return url;
-  }
-
   // The rendered list per user, reused while the database says nothing it shows has changed.
   const listCache = new Map<string, { version: string; until: number; json: string }>();
 
-  async function renderImage(image: MemoryImageRow): Promise<MemoryImage> {
-    const [signedUrl, thumbnailUrl] = await Promise.all([signed(image.storageKey), signed(image.thumbKey)]);
-    return {
-      id: image.id,
-      signedUrl,
-      thumbnailUrl,
-      width: image.width,
-      height: image.height,
-      created_at: image.createdAt.toISOString(),
-    };
-  }
-
-  async function render(rec: MemoryRecord, timeZone: string | null): Promise<Memory> {
-    const { row } = rec;
-    const common = {
-      memory_uuid: row.id,
-      notes: row.notes,
-      images: await Promise.all(rec.images.map(renderImage)),
-      expiration: row.expiresAt ? instantToExpiration(row.expiresAt, timeZone) : null,
-      expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
-      property_associations: rec.siteIds,
-      created_at: row.createdAt.toISOString(),
-      updated_at: row.updatedAt.toISOString(),
-    };
-    switch (row.category) {
-      case 'people':
-        return { category: 'people', name: row.name ?? '', ...common };
-      case 'vehicles':
-        return {
-          category: 'vehicles',
-          owner: row.owner,
-          make: row.make,
-          model: row.model,
-          year: row.year,
-          color: row.color,
-          ...common,
-        };
-      case 'animals':
-        return { category: 'animals', name: row.name ?? '', species: row.species, ...common };
-      case 'other':
-        return { category: 'other', text: row.text ?? '', ...common };
-    }
-  }
-
-  /** Checks the body against the category's fields; `partial` for updates. */
-  function parseInput(category: MemoryCategory, body: MemoryBody, partial: boolean): AnyInput {
-    const schema = memoryInputSchemas[category];
-    const parsed = (partial ? schema.partial() : schema).safeParse(body);
-    if (!parsed.success) throw memoryErrors.invalid(describeIssues(parsed.error));
-    return parsed.data;
-  }
-
-  async function toValues(
-    input: AnyInput,
-    owner: MemoryOwner,
-  ): Promise<{ values: MemoryValues; siteIds?: string[] }> {
-    const values: MemoryValues = {};
-    for (const field of [
-      'name',
-      'owner',
-      'make',
-      'model',
-      'year',
-      'color',
-      'species',
-      'text',
-      'notes',
-    ] as const) {
-      if (input[field] !== undefined) (values as Record<string, unknown>)[field] = input[field];
-    }
-    if (input.expiration !== undefined) {
-      if (input.expiration === null) values.expiresAt = null;
-      else {
-        const at = expirationToInstant(input.expiration, owner.timezone);
-        if (at.getTime() <= now().getTime()) throw memoryErrors.invalid('expiration: must be in the future');
-        values.expiresAt = at;
-      }
-    }
-    if (input.property_associations === undefined) return { values };
-    const wanted = [...new Set(input.property_associations)];
-    const owned = await repo.ownedSiteIds(owner.id, wanted);
-    const unknown = wanted.filter((id) => !owned.includes(id));
-    if (unknown.length > 0)
-      throw memoryErrors.invalid(`property_associations: no such property ${unknown.join(', ')}`);
-    return { values, siteIds: wanted };
-  }
+  const { render, renderImage, windowMs } = createMemoryRenderer({
+    storage,
+    urlTtlSeconds: deps.urlTtlSeconds,
+    now,
+  });
+  const toValues = (input: ReturnType<typeof parseMemoryInput>, owner: MemoryOwner) =>
+    memoryValues(input, owner, { ownedSiteIds: (userId, ids) => repo.ownedSiteIds(userId, ids), now });
 
   async function removeFiles(images: MemoryImageRow[]) {
     await Promise.all(
@@ -261,7 +140,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
 
     async create(subject: string, category: MemoryCategory, body: MemoryBody): Promise<Memory> {
       const owner = await requireOwner(subject);
-      const input = parseInput(category, body, false);
+      const input = parseMemoryInput(category, body, false);
       if (
         category === 'vehicles' &&
         !input.owner &&
@@ -280,7 +159,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     /** Changes the fields given; `expiration: null` makes a short-term memory long-term. */
     async update(subject: string, category: MemoryCategory, id: string, body: MemoryBody): Promise<Memory> {
       const owner = await requireOwner(subject);
-      const input = parseInput(category, body, true);
+      const input = parseMemoryInput(category, body, true);
       const { values, siteIds } = await toValues(input, owner);
       const row = await repo.update(owner.id, category, id, values, siteIds, now());
       if (!row) throw memoryErrors.notFound();
