@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PublicLanguageSelect } from '../language/PublicLanguageSelect';
 import { Logo } from '../../shared/ui/Logo';
+import { LegalLinks } from '../../shared/ui/LegalLinks';
 import { StoreLinks } from '../../shared/ui/StoreLinks';
 
 /** The frame of the public auth screens: logo, a centred card, legal links and store links. */
@@ -37,17 +38,7 @@ export function AuthShell({
       </main>
       <footer className="mx-auto mt-8 flex w-full max-w-md flex-col items-center gap-4 text-xs text-slate-400">
         <StoreLinks />
-        <nav aria-label={t('legalLinks.label')} className="flex gap-4">
-          <Link to="/privacy" className="hover:text-slate-200">
-            {t('legalLinks.privacy')}
-          </Link>
-          <Link to="/cookies" className="hover:text-slate-200">
-            {t('legalLinks.cookies')}
-          </Link>
-          <Link to="/terms" className="hover:text-slate-200">
-            {t('legalLinks.terms')}
-          </Link>
-        </nav>
+        <LegalLinks />
       </footer>
     </div>
   );

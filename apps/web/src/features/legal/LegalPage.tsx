@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../shared/ui/Logo';
 import { PageSpinner } from '../../shared/ui/Skeletons';
+import { LegalLinks } from '../../shared/ui/LegalLinks';
 
 interface Section {
   heading: string;
@@ -42,17 +43,7 @@ export function LegalPage({ doc }: { doc: 'privacy' | 'cookies' | 'terms' }) {
               </section>
             ))
           : null}
-        <nav aria-label={t('legalLinks.label')} className="mt-12 flex gap-4 text-sm text-slate-400">
-          <Link to="/privacy" className="hover:text-slate-200">
-            {t('legalLinks.privacy')}
-          </Link>
-          <Link to="/cookies" className="hover:text-slate-200">
-            {t('legalLinks.cookies')}
-          </Link>
-          <Link to="/terms" className="hover:text-slate-200">
-            {t('legalLinks.terms')}
-          </Link>
-        </nav>
+        <LegalLinks className="mt-12 text-sm text-slate-400" />
       </main>
     </div>
   );
