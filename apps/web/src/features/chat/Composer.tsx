@@ -47,14 +47,7 @@ export function Composer({ canSend, replyTo, onCancelReply, pendingImage, onRemo
             </p>
             <p className="truncate text-slate-300">{replyTo.text}</p>
           </div>
-          <button
-            type="button"
-            onClick={onCancelReply}
-            aria-label={t('reply.cancel')}
-            className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </button>
+          <DismissButton label={t('reply.cancel')} onClick={onCancelReply} />
         </div>
       ) : null}
       {pendingImage ? (
@@ -64,14 +57,7 @@ export function Composer({ canSend, replyTo, onCancelReply, pendingImage, onRemo
             <ImageIcon className="size-3.5" aria-hidden="true" />
             {t('image.pending')}
           </span>
-          <button
-            type="button"
-            onClick={onRemoveImage}
-            aria-label={t('image.remove')}
-            className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </button>
+          <DismissButton label={t('image.remove')} onClick={onRemoveImage} />
         </div>
       ) : null}
       <div className="flex items-end gap-2">
@@ -100,5 +86,19 @@ export function Composer({ canSend, replyTo, onCancelReply, pendingImage, onRemo
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The small "×" that drops the quoted reply or the pending image. */
+function DismissButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400"
+    >
+      <X className="size-4" aria-hidden="true" />
+    </button>
   );
 }
