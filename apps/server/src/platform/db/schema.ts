@@ -118,3 +118,4 @@ export const appSettings = pgTable('app_settings', {
 export * from './schema/cameras.js';
 export * from './schema/chat.js';
 export * from './schema/memories.js';
+export * from './schema/activities.js';

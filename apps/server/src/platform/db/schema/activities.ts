@@ -1,0 +1,131 @@
+import { bigint, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../schema.js';
+import { cameras, sites } from './cameras.js';
+
+/** Where an upload came in. */
+export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http'] as const;
+export type UploadSource = (typeof UPLOAD_SOURCES)[number];
+
+/** What an upload's bytes are, sniffed from the bytes (never from the name). */
+export const MEDIA_KINDS = ['image', 'video'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/**
+ * pending: stored and acknowledged, waiting for its job. processed: part of an activity. dropped: deleted
+ * unprocessed (private mode). held: not processed for lack of free events; deleted after 24 h unless a
+ * subscription starts. failed: the media could not be read.
+ */
+export const UPLOAD_STATUSES = ['pending', 'processed', 'dropped', 'held', 'failed'] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/**
+ * One file a camera sent. The row, its bytes on storage and its processing job are committed together
+ * before the camera hears "received", so an acknowledged upload survives a crash.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The camera as the upload named it; the job resolves (or registers) the camera. */
+    cameraName: text('camera_name').notNull(),
+    source: text('source', { enum: UPLOAD_SOURCES }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mediaKind: text('media_kind', { enum: MEDIA_KINDS }).notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+    activityId: uuid('activity_id'),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('uploads_user_received_idx').on(t.userId, t.receivedAt),
+    index('uploads_status_idx').on(t.status, t.receivedAt),
+  ],
+);
+
+/** A thing the vision engine saw in an activity. `box` is [x, y, width, height] in pixels of the media. */
+export interface ActivityObject {
+  kind: 'person' | 'vehicle' | 'animal';
+  label: string;
+  score: number;
+  box?: [number, number, number, number];
+  color?: string;
+}
+
+/** A memory the AI recognised in an activity (spec: category, memory_uuid, name). */
+export interface RecognisedMemory {
+  category: 'people' | 'vehicles' | 'animals';
+  memory_uuid: string;
+  name: string;
+  /** Face distance for people, so corrections and audits can see how sure it was. */
+  distance?: number;
+}
+
+/**
+ * A motion event: one or more uploads of one camera within 10 s. Media keys point into object storage;
+ * clients only see signed URLs. The AI fields stay empty until the AI has looked at it.
+ */
+export const activities = pgTable(
+  'activities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cameraId: uuid('camera_id')
+      .notNull()
+      .references(() => cameras.id, { onDelete: 'cascade' }),
+    /** The camera's name when the event happened (a rename updates it; see `camera.renamed`). */
+    cameraName: text('camera_name').notNull(),
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'set null' }),
+    /** The camera's upload time of the first file. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** The last file's time; files of the camera until 10 s after it join this activity. */
+    lastFileAt: timestamp('last_file_at', { withTimezone: true }).notNull(),
+    mediaKind: text('media_kind', { enum: MEDIA_KINDS }).notNull(),
+    thumbnailKey: text('thumbnail_key'),
+    videoKey: text('video_key'),
+    /** The HLS playlist; its segments live under the same key prefix. */
+    hlsKey: text('hls_key'),
+    /** Original images beyond the first (several snapshots of one event). */
+    imageKeys: jsonb('image_keys').$type<string[]>().notNull().default([]),
+    width: integer('width'),
+    height: integer('height'),
+    durationSeconds: real('duration_seconds'),
+    objects: jsonb('objects').$type<ActivityObject[]>().notNull().default([]),
+    recognised: jsonb('recognised').$type<RecognisedMemory[]>().notNull().default([]),
+    /** One sentence in English, and in the user's preferred language when that is not English. */
+    description: text('description'),
+    descriptionLocalized: text('description_localized'),
+    analysedAt: timestamp('analysed_at', { withTimezone: true }),
+    /** The agent chat message that alerted the user about this activity (or the one it was coalesced into). */
+    alertMessageId: uuid('alert_message_id'),
+    /** The first activity of the alert this one joined (events of a camera within 60 s share one alert). */
+    coalescedActivityId: uuid('coalesced_activity_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('activities_user_occurred_idx').on(t.userId, t.occurredAt.desc()),
+    index('activities_camera_occurred_idx').on(t.cameraId, t.occurredAt.desc()),
+    index('activities_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+/** Uploads refused or dropped, counted without keeping anything (private mode keeps "a counter only"). */
+export const ingestCounters = pgTable(
+  'ingest_counters',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    reason: text('reason', { enum: ['private_mode', 'refused', 'no_free_events'] }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.reason] })],
+);
