@@ -38,6 +38,8 @@ export const cameras = pgTable(
     isPrivateModeEnabled: boolean('is_private_mode_enabled').notNull().default(false),
     isMuted: boolean('is_muted').notNull().default(false),
     isFacialRecognitionEnabled: boolean('is_facial_recognition_enabled').notNull().default(false),
+    /** When the owner last turned recognition on for this camera: the consent record (who: the owner). */
+    facialRecognitionConsentAt: timestamp('facial_recognition_consent_at', { withTimezone: true }),
     credentials: text('credentials'),
     configurationStatus: text('configuration_status', {
       enum: ['pending', 'configuring', 'configured', 'failed'],

@@ -1,0 +1,1 @@
+ALTER TABLE "cameras" ADD COLUMN "facial_recognition_consent_at" timestamp with time zone;
