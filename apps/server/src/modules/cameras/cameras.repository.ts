@@ -12,6 +12,7 @@ export type CameraPatch = Partial<
     | 'isPrivateModeEnabled'
     | 'isMuted'
     | 'isFacialRecognitionEnabled'
+    | 'facialRecognitionConsentAt'
     | 'credentials'
     | 'configurationStatus'
     | 'lastActivityAt'

@@ -185,6 +185,17 @@ describe('settings', () => {
     expect(allowed.json().data.settings.is_facial_recognition_enabled).toBe(true);
   });
 
+  it('records when the owner consented to recognition on each camera and globally', async () => {
+    await call('PUT', '/api/users/settings', owner, { is_facial_recognition_enabled: true });
+    await call('PUT', '/api/cameras/Attic/settings', owner, { is_facial_recognition_enabled: true });
+    const [row] = await t.database.query<{ camera: Date | null; global: Date | null }>(
+      `select c.facial_recognition_consent_at as camera, u.facial_recognition_consent_at as global
+         from cameras c join users u on u.id = c.user_id where c.name = 'Attic'`,
+    );
+    expect(row?.camera).toBeInstanceOf(Date);
+    expect(row?.global).toBeInstanceOf(Date);
+  });
+
   it('answers 404 for another user’s camera and changes nothing', async () => {
     const settings = await call('PUT', '/api/cameras/Attic/settings', stranger, { is_muted: true });
     expect(settings.statusCode).toBe(404);

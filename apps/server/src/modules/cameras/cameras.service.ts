@@ -101,6 +101,8 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     if (s.is_muted !== undefined) patch.isMuted = s.is_muted;
     if (s.is_facial_recognition_enabled !== undefined) {
       patch.isFacialRecognitionEnabled = s.is_facial_recognition_enabled;
+      // Turning recognition on for a camera is a consent of its own, recorded like the global one.
+      if (s.is_facial_recognition_enabled) patch.facialRecognitionConsentAt = new Date();
     }
     if (s.username !== undefined || s.password !== undefined) {
       const login = readLogin(user.id, current?.credentials ?? null);
