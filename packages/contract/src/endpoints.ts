@@ -15,6 +15,7 @@ import { defineEndpoints } from './endpoint.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { memoriesEndpoints } from './memories.endpoints.js';
 import { MESSAGES } from './messages.js';
+import { notificationsEndpoints } from './notifications.endpoints.js';
 import {
   createUserRequestSchema,
   pushTokenRefRequestSchema,
@@ -296,6 +297,7 @@ export const endpoints = defineEndpoints({
 
   ...chatEndpoints,
   ...memoriesEndpoints,
+  ...notificationsEndpoints,
 });
 
 export type Endpoints = typeof endpoints;

@@ -11,3 +11,5 @@ export * from './chat.js';
 export * from './realtime.js';
 export * from './memories.js';
 export * from './memories.endpoints.js';
+export * from './notifications.js';
+export * from './notifications.endpoints.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, phoneNumberSchema, supportedLanguageSchema, timezoneSchema } from './common.js';
+import { canonicalWebPushToken } from './notifications.js';
 
 const personName = z.string().trim().max(100, 'Names are at most 100 characters');
 
@@ -101,16 +102,36 @@ export const pushTokenSchema = z.object({
 });
 export type PushToken = z.infer<typeof pushTokenSchema>;
 
-export const registerPushTokenRequestSchema = z.strictObject({
-  token: pushTokenValue,
-  platform: pushPlatformSchema,
-  is_sandbox: z.boolean().default(false),
-});
+/**
+ * A web token is the browser's PushSubscription as JSON; it is checked strictly and stored in one canonical
+ * form (see `canonicalWebPushToken`). Native tokens are the platform's opaque strings.
+ */
+function canonicalToken<T extends { token: string; platform: PushPlatform }>(value: T, ctx: z.RefinementCtx) {
+  if (value.platform !== 'web') return value;
+  const token = canonicalWebPushToken(value.token);
+  if (token) return { ...value, token };
+  ctx.addIssue({
+    code: 'custom',
+    path: ['token'],
+    message: 'A web token is a PushSubscription as JSON: an https endpoint and its p256dh and auth keys',
+  });
+  return z.NEVER;
+}
 
-export const pushTokenRefRequestSchema = z.strictObject({
-  token: pushTokenValue,
-  platform: pushPlatformSchema,
-});
+export const registerPushTokenRequestSchema = z
+  .strictObject({
+    token: pushTokenValue,
+    platform: pushPlatformSchema,
+    is_sandbox: z.boolean().default(false),
+  })
+  .transform(canonicalToken);
+
+export const pushTokenRefRequestSchema = z
+  .strictObject({
+    token: pushTokenValue,
+    platform: pushPlatformSchema,
+  })
+  .transform(canonicalToken);
 
 export const verifyPushTokenResponseSchema = z.object({ isValid: z.boolean() });
 

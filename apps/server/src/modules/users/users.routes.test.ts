@@ -298,7 +298,7 @@ describe('account deletion', () => {
     });
     await call('POST', '/api/users/push-notification-token', doomed, {
       token: 'doomed-device',
-      platform: 'web',
+      platform: 'android',
     });
     const res = await call('DELETE', '/api/users', doomed);
     expect(res.json()).toEqual({ success: true });
