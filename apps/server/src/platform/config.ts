@@ -165,6 +165,75 @@ export const settings = {
     '2525',
     'Port of the SMTP server cameras mail their clips to',
   ),
+  NOTIFY_TIMEOUT_MS: setting(
+    z.coerce.number().int().min(100).max(120_000),
+    '10000',
+    'Milliseconds one push or SMS provider call may take before the alert moves on without it',
+  ),
+  VAPID_PUBLIC_KEY: setting(
+    optionalString,
+    undefined,
+    'Web Push VAPID public key (base64url); unset generates a key pair once into `DATA_DIR/vapid.json`',
+  ),
+  VAPID_PRIVATE_KEY: setting(
+    optionalString,
+    undefined,
+    'Web Push VAPID private key (with `VAPID_PUBLIC_KEY`)',
+  ),
+  VAPID_SUBJECT: setting(
+    optionalString,
+    undefined,
+    'Contact for push services, `mailto:` or `https:` (default: `PUBLIC_URL` when https, else `MAIL_FROM`)',
+  ),
+  FCM_PROJECT_ID: setting(optionalString, undefined, 'Firebase project id for FCM HTTP v1 (Android push)'),
+  FCM_CLIENT_EMAIL: setting(optionalString, undefined, 'Service account `client_email` allowed to send FCM'),
+  FCM_PRIVATE_KEY: setting(
+    optionalString,
+    undefined,
+    'Service account `private_key` (PEM; `\\n` escapes allowed); unset with the two above: no FCM',
+  ),
+  FCM_SERVICE_ACCOUNT_FILE: setting(
+    optionalString,
+    undefined,
+    'Service account JSON file instead of the three `FCM_*` fields above',
+  ),
+  FCM_TOKEN_URL: setting(
+    z.url(),
+    'https://oauth2.googleapis.com/token',
+    'OAuth2 token endpoint the FCM service account signs in at',
+  ),
+  FCM_BASE_URL: setting(z.url(), 'https://fcm.googleapis.com', 'FCM HTTP v1 API base URL'),
+  APNS_KEY_ID: setting(optionalString, undefined, 'APNs auth key id (iOS push, token-based); unset: no APNs'),
+  APNS_TEAM_ID: setting(optionalString, undefined, 'Apple developer team id that owns `APNS_KEY_ID`'),
+  APNS_PRIVATE_KEY: setting(
+    optionalString,
+    undefined,
+    'APNs auth key, the `.p8` PEM text (`\\n` escapes allowed)',
+  ),
+  APNS_PRIVATE_KEY_FILE: setting(
+    optionalString,
+    undefined,
+    'Path of the `.p8` file instead of `APNS_PRIVATE_KEY`',
+  ),
+  APNS_BUNDLE_ID: setting(optionalString, undefined, 'iOS app bundle id, sent as `apns-topic`'),
+  APNS_BASE_URL: setting(
+    optionalUrl,
+    undefined,
+    'APNs server for every token (default: api.push.apple.com, or api.sandbox.push.apple.com for sandbox tokens)',
+  ),
+  TWILIO_ACCOUNT_SID: setting(
+    optionalString,
+    undefined,
+    'Twilio account SID for SMS/MMS; unset logs texts instead',
+  ),
+  TWILIO_AUTH_TOKEN: setting(optionalString, undefined, 'Twilio auth token (with `TWILIO_ACCOUNT_SID`)'),
+  TWILIO_FROM: setting(optionalString, undefined, 'Sender number (E.164) of texts'),
+  TWILIO_MESSAGING_SERVICE_SID: setting(
+    optionalString,
+    undefined,
+    'Twilio messaging service that picks the sender, instead of `TWILIO_FROM`',
+  ),
+  TWILIO_BASE_URL: setting(z.url(), 'https://api.twilio.com', 'Twilio REST API base URL'),
 } as const;
 
 type Settings = typeof settings;
