@@ -165,6 +165,31 @@ export const settings = {
     '2525',
     'Port of the SMTP server cameras mail their clips to',
   ),
+  INGEST_WORKERS: setting(
+    z.coerce.number().int().min(1).max(32),
+    '2',
+    'Camera uploads processed at once per server instance (thumbnails, HLS)',
+  ),
+  FFMPEG_PATH: setting(
+    z.string().min(1),
+    'ffmpeg',
+    'The ffmpeg binary that makes clip posters and HLS (a name on `PATH` or a full path)',
+  ),
+  FFPROBE_PATH: setting(
+    z.string().min(1),
+    'ffprobe',
+    'The ffprobe binary that reads clip duration, size and codec (a name on `PATH` or a full path)',
+  ),
+  BILLING_ENABLED: setting(
+    bool,
+    'false',
+    'Limit users without a subscription to their free motion events; off means no limits',
+  ),
+  RETENTION_DAYS: setting(
+    z.coerce.number().int().min(1).max(3650),
+    '30',
+    'Days activities, their media and camera uploads are kept before the daily purge',
+  ),
   NOTIFY_TIMEOUT_MS: setting(
     z.coerce.number().int().min(100).max(120_000),
     '10000',
