@@ -18,10 +18,14 @@ export const errorEnvelopeSchema = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
+/**
+ * Spec §3 names only `hasMore`. Lists answer it by reading one row past the page, so no list pays for a
+ * count of everything the user has; `total` is there only where a list knows it for free.
+ */
 export const paginationSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
-  total: z.number().int(),
+  total: z.number().int().optional(),
   hasMore: z.boolean(),
 });
 export type Pagination = z.infer<typeof paginationSchema>;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { chatMessages, users } from '../../platform/db/schema.js';
 
@@ -20,19 +20,18 @@ export function createChatRepository(db: Db) {
       await db.insert(chatMessages).values(rows.map((r) => ({ ...r, userId })));
     },
 
-    /** One page, newest first from the database; the service turns it into ascending order. */
+    /** One page, newest first from the database (the service turns it into ascending order). */
     async pageNewestFirst(userId: string, page: number, pageSize: number) {
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(chatMessages)
-          .where(eq(chatMessages.userId, userId))
-          .orderBy(desc(chatMessages.sentAt), desc(chatMessages.seq))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        db.select({ total: count() }).from(chatMessages).where(eq(chatMessages.userId, userId)),
-      ]);
-      return { rows, total: totals[0]?.total ?? 0 };
+      // One row past the page says whether there is more, without counting the whole history.
+      const rows = await db
+        .select()
+        .from(chatMessages)
+        .where(eq(chatMessages.userId, userId))
+        .orderBy(desc(chatMessages.sentAt), desc(chatMessages.seq))
+        .limit(pageSize + 1)
+        .offset((page - 1) * pageSize);
+      const hasMore = rows.length > pageSize;
+      return { rows: hasMore ? rows.slice(0, pageSize) : rows, hasMore };
     },
 
     /** The operator's agent message addresses a user by email (the admin token has no user of its own). */

@@ -65,7 +65,7 @@ describe('sending a message', () => {
       expect(res.json().details[0].field).toBe('text');
     }
     expect((await send(fresh, { text: 'y'.repeat(4_000) })).statusCode).toBe(201);
-    expect((await history(fresh)).json().pagination.total).toBe(1);
+    expect((await history(fresh)).json().data).toHaveLength(1);
   });
 
   it('refuses unknown fields, a malformed time and a missing body with 400', async () => {
@@ -148,7 +148,7 @@ describe('conversation history', () => {
     const res = await history(user);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.pagination).toEqual({ page: 1, pageSize: 10, total: 24, hasMore: true });
+    expect(body.pagination).toEqual({ page: 1, pageSize: 10, hasMore: true });
     expect(body.data.map((m: { text: string }) => m.text)).toEqual([
       ...Array.from({ length: 9 }, (_, i) => `message ${i + 15}`),
       'The gate is closed.',
@@ -157,8 +157,13 @@ describe('conversation history', () => {
   });
 
   it('pages back to the oldest message, and says when there is no more', async () => {
+    const page2 = (await history(user, '?page=2&pageSize=10')).json();
+    expect(page2.pagination.hasMore).toBe(true);
+    const exact = (await history(user, '?page=2&pageSize=12')).json();
+    expect(exact.data).toHaveLength(12);
+    expect(exact.pagination.hasMore).toBe(false);
     const page3 = (await history(user, '?page=3&pageSize=10')).json();
-    expect(page3.pagination).toEqual({ page: 3, pageSize: 10, total: 24, hasMore: false });
+    expect(page3.pagination).toEqual({ page: 3, pageSize: 10, hasMore: false });
     expect(page3.data.map((m: { text: string }) => m.text)).toEqual([
       'message 1',
       'message 2',
@@ -181,7 +186,7 @@ describe('conversation history', () => {
 
   it("never shows another user's messages", async () => {
     const body = (await history(otto, '?pageSize=50')).json();
-    expect(body.pagination.total).toBe(0);
+    expect(body.pagination.hasMore).toBe(false);
     expect(body.data).toEqual([]);
   });
 

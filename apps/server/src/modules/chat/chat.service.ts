@@ -102,10 +102,10 @@ export function createChatService(deps: ChatServiceDeps) {
       pageSize: number,
     ): Promise<{ data: ChatMessage[]; pagination: Pagination }> {
       const userId = await userIdOf(subject);
-      const { rows, total } = await repo.pageNewestFirst(userId, page, pageSize);
+      const { rows, hasMore } = await repo.pageNewestFirst(userId, page, pageSize);
       return {
         data: rows.reverse().map(toChatMessage),
-        pagination: { page, pageSize, total, hasMore: page * pageSize < total },
+        pagination: { page, pageSize, hasMore },
       };
     },
 
