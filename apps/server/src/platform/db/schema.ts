@@ -119,3 +119,4 @@ export * from './schema/cameras.js';
 export * from './schema/chat.js';
 export * from './schema/memories.js';
 export * from './schema/activities.js';
+export * from './schema/ai.js';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../schema.js';
 import { cameras, sites } from './cameras.js';
@@ -107,12 +108,22 @@ export const activities = pgTable(
     alertMessageId: uuid('alert_message_id'),
     /** The first activity of the alert this one joined (events of a camera within 60 s share one alert). */
     coalescedActivityId: uuid('coalesced_activity_id'),
+    /**
+     * Set when the activity was recorded while the owner's amnesia mode was on: it exists only for its alert,
+     * is left out of history, search and highlights, and is purged (row, media, alert message) at this time.
+     */
+    ephemeralUntil: timestamp('ephemeral_until', { withTimezone: true }),
+    /** The media the stored AI fields were computed from, so a rerun for unchanged media does not look again. */
+    analysedMedia: text('analysed_media'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('activities_user_occurred_idx').on(t.userId, t.occurredAt.desc()),
     index('activities_camera_occurred_idx').on(t.cameraId, t.occurredAt.desc()),
     index('activities_occurred_idx').on(t.occurredAt),
+    index('activities_ephemeral_idx')
+      .on(t.ephemeralUntil)
+      .where(sql`${t.ephemeralUntil} is not null`),
   ],
 );
 
