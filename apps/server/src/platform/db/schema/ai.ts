@@ -27,5 +27,8 @@ export const activityFaces = pgTable(
     distance: real('distance'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('activity_faces_activity_idx').on(t.activityId), index('activity_faces_user_idx').on(t.userId)],
+  (t) => [
+    index('activity_faces_activity_idx').on(t.activityId),
+    index('activity_faces_user_idx').on(t.userId),
+  ],
 );
