@@ -9,6 +9,7 @@ import {
   signUpRequestSchema,
   verifyEmailRequestSchema,
 } from './auth.js';
+import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints } from './endpoint.js';
@@ -298,6 +299,7 @@ export const endpoints = defineEndpoints({
   ...chatEndpoints,
   ...memoriesEndpoints,
   ...notificationsEndpoints,
+  ...aiEndpoints,
 });
 
 export type Endpoints = typeof endpoints;

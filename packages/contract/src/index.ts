@@ -13,3 +13,5 @@ export * from './memories.js';
 export * from './memories.endpoints.js';
 export * from './notifications.js';
 export * from './notifications.endpoints.js';
+export * from './ai.js';
+export * from './ai.endpoints.js';

@@ -32,6 +32,8 @@ export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
 /** Every server event of the hub and its payload: the client-facing event map (DESIGN.md 5). */
 export const realtimeEventSchemas = {
   ReceiveMessage: chatMessageSchema,
+  /** A message already delivered changed (an alert gained a coalesced activity, a correction, an LLM text). */
+  ReceiveMessageUpdate: chatMessageSchema,
   ReceiveProgressUpdate: progressUpdateSchema,
   ActivityCreated: activityCreatedEventSchema,
   CamerasChanged: camerasChangedEventSchema,
