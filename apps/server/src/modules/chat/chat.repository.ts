@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/client.js';
 import { chatMessages, users } from '../../platform/db/schema.js';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
-export type NewChatMessage = Omit<typeof chatMessages.$inferInsert, 'id' | 'seq' | 'createdAt'>;
+export type NewChatMessage = Omit<typeof chatMessages.$inferInsert, 'seq' | 'createdAt'>;
 
 /** Chat SQL. Every query is scoped by the caller's own user id. */
 export function createChatRepository(db: Db) {
@@ -38,6 +38,25 @@ export function createChatRepository(db: Db) {
     async findUserIdByEmail(email: string): Promise<string | undefined> {
       const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
       return row?.id;
+    },
+
+    async updateAgentMessage(
+      userId: string,
+      id: string,
+      patch: Partial<Pick<NewChatMessage, 'text' | 'imageUrls' | 'videos' | 'sourceActivityUuids'>>,
+    ): Promise<ChatMessageRow | undefined> {
+      const [row] = await db
+        .update(chatMessages)
+        .set(patch)
+        .where(and(eq(chatMessages.userId, userId), eq(chatMessages.id, id), eq(chatMessages.role, 'agent')))
+        .returning();
+      return row;
+    },
+
+    async deleteAgentMessage(userId: string, id: string): Promise<void> {
+      await db
+        .delete(chatMessages)
+        .where(and(eq(chatMessages.userId, userId), eq(chatMessages.id, id), eq(chatMessages.role, 'agent')));
     },
 
     async findById(userId: string, id: string): Promise<ChatMessageRow | undefined> {

@@ -39,6 +39,8 @@ export interface UserMessageInput {
 
 /** What the home sitter says: text, and optionally images, clips and the activities it speaks about. */
 export interface AgentMessageInput {
+  /** An id chosen by the caller: an alert records it on its activities first, so a retried job finds it. */
+  message_uuid?: string;
   text: string;
   image_urls?: string[];
   hidden_images?: string[];
@@ -70,6 +72,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
   async function postAgentMessage(userId: string, message: AgentMessageInput): Promise<ChatMessage> {
     const row = await repo.insert({
+      ...(message.message_uuid ? { id: message.message_uuid } : {}),
       userId,
       role: 'agent',
       text: message.text,
@@ -147,6 +150,39 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** For the AI: stores the home sitter's message and pushes it to the user's open apps. */
     postAgentMessage,
+
+    /** The home sitter's message with this id, if the user has it. */
+    async findMessage(userId: string, messageId: string): Promise<ChatMessage | undefined> {
+      const row = UUID.test(messageId) ? await repo.findById(userId, messageId) : undefined;
+      return row && toChatMessage(row);
+    },
+
+    /**
+     * For the AI: changes a message it already sent (an alert that gained an activity, a correction, a
+     * richer text) and tells open apps with `ReceiveMessageUpdate`, which replaces the message of the same
+     * id (a second `ReceiveMessage` would be dropped as a duplicate). Undefined when there is no such message.
+     */
+    async updateAgentMessage(
+      userId: string,
+      messageId: string,
+      patch: Pick<AgentMessageInput, 'text' | 'image_urls' | 'videos' | 'source_activity_uuid_list'>,
+    ): Promise<ChatMessage | undefined> {
+      if (!UUID.test(messageId)) return undefined;
+      const row = await repo.updateAgentMessage(userId, messageId, {
+        ...(patch.text !== undefined ? { text: patch.text } : {}),
+        ...(patch.image_urls ? { imageUrls: patch.image_urls } : {}),
+        ...(patch.videos ? { videos: patch.videos } : {}),
+        ...(patch.source_activity_uuid_list ? { sourceActivityUuids: patch.source_activity_uuid_list } : {}),
+      });
+      if (!row) return undefined;
+      const message = toChatMessage(row);
+      await deps.realtime.publish(userId, 'ReceiveMessageUpdate', message);
+      return message;
+    },
+
+    /** Removes a message of the home sitter (an amnesia-mode alert once its activity is purged). */
+    deleteAgentMessage: (userId: string, messageId: string) =>
+      UUID.test(messageId) ? repo.deleteAgentMessage(userId, messageId) : Promise.resolve(),
 
     /** For the AI: what it is doing right now (the typing indicator); an empty text clears it. */
     publishProgress: (userId: string, text: string) =>
