@@ -9,6 +9,7 @@ import {
   signUpRequestSchema,
   verifyEmailRequestSchema,
 } from './auth.js';
+import { activitiesEndpoints } from './activities.endpoints.js';
 import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
@@ -300,6 +301,7 @@ export const endpoints = defineEndpoints({
   ...memoriesEndpoints,
   ...notificationsEndpoints,
   ...aiEndpoints,
+  ...activitiesEndpoints,
 });
 
 export type Endpoints = typeof endpoints;

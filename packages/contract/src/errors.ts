@@ -43,5 +43,6 @@ export const ERROR_CODES = [
   'camera.not_found',
   'camera.facial_recognition_disabled',
   'site.not_found',
+  'activity.not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

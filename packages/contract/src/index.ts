@@ -15,3 +15,5 @@ export * from './notifications.js';
 export * from './notifications.endpoints.js';
 export * from './ai.js';
 export * from './ai.endpoints.js';
+export * from './activities.js';
+export * from './activities.endpoints.js';

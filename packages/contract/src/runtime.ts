@@ -10,3 +10,4 @@ export * from './messages.js';
 export * from './phone.js';
 export * from './chat.constants.js';
 export * from './memories.runtime.js';
+export * from './activities.runtime.js';
