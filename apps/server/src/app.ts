@@ -55,6 +55,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import type { Config } from './platform/config.js';
 import type { Database } from './platform/db/client.js';
 import { createEventBus, type EventBus } from './platform/events.js';
+import { createJobs, type Jobs } from './platform/jobs.js';
 import { installErrorHandler, sendRouteNotFound } from './platform/http/error-handler.js';
 import { OneLinePerRequest } from './platform/http/request-log.js';
 import { installSecurityHeaders } from './platform/http/security-headers.js';
@@ -152,6 +153,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // Repositories and services
   const events = deps.events ?? createEventBus(deps.log);
+  // Durable jobs on the same database: workers start when the app is ready and drain on close.
+  const jobs = createJobs({ database, log: deps.log });
+  app.decorate('jobs', jobs as Jobs);
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
   const authRepo = createAuthRepository(database.db);
   const signup = createSignupService({
     repo: createSignupRepository(database.db),

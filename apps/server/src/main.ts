@@ -10,10 +10,6 @@ async function main(): Promise<void> {
   // Periodic work (expired-memory purge) until the job runner arrives; timers are unref'd and stopped on close.
   const stopTasks = startIntervalTasks(app.backgroundTasks, app.log);
   app.addHook('onClose', async () => stopTasks());
-  app.addHook('onClose', async () => {
-    await deps.mailer.close();
-    await deps.database.close();
-  });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -24,14 +20,21 @@ async function main(): Promise<void> {
       app.log.error('requests still running after 25 s; exiting anyway');
       process.exit(1);
     }, 25_000).unref();
-    // Fastify stops accepting, lets in-flight requests finish, then runs onClose (database last).
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // Fastify stops accepting, lets in-flight requests finish and runs the onClose hooks (jobs drain there);
+    // the database closes after all of them (onClose hooks run last-added first, so not as one of them).
+    app
+      .close()
+      .then(async () => {
+        await deps.mailer.close();
+        await deps.database.close();
+      })
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

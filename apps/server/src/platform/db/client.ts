@@ -23,6 +23,11 @@ export interface Database {
   migrate(): Promise<void>;
   /** Plain SQL with positional parameters, for tests and operator tooling; services use repositories. */
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Raw SQL for the job queue (pg-boss): with values, one statement; without, text may hold several (PGlite
+   * runs those through `exec`, which has no parameters). Answers the rows of the (last) statement.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -53,6 +58,10 @@ function createPostgres(url: string, max: number): Database {
     kind: 'postgres',
     migrate: () => migrateWithLock(pool, () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_DIR })),
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
+    executeSql: async (text, values) => {
+      const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(result) ? { rows: result.at(-1)?.rows ?? [] } : result;
+    },
     ping: () => ping(db),
     close: () => pool.end(),
   };
@@ -119,6 +128,11 @@ function createPglite(dir: string | undefined): Database {
       await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
     },
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return client.query(text, values);
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
     ping: () => ping(db),
     close: () => client.close(),
   };

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database.js';
+import type { Database } from './db/client.js';
+import { createJobs, type JobRunner } from './jobs.js';
+import { createLogger } from './logger.js';
+
+declare module './jobs.js' {
+  interface JobPayloads {
+    'test.committed': { n: number };
+    'test.rolled-back': { n: number };
+    'test.flaky': { n: number };
+    'test.plain': { n: number };
+    'test.late-worker': { n: number };
+  }
+}
+
+/** Resolves when `check` holds, polling; fails the test after `ms`. */
+async function until(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('jobs', () => {
+  let database: Database;
+  let jobs: JobRunner;
+  const seen: Record<string, number[]> = {};
+  const record = (queue: string) => async (data: { n: number }) => {
+    (seen[queue] ??= []).push(data.n);
+  };
+  let flakyRuns = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    jobs = createJobs({
+      database,
+      log: createLogger('silent'),
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+    });
+    // Registered before start, as modules do while the app is being built.
+    await jobs.work('test.committed', { concurrency: 2 }, record('committed'));
+    await jobs.work('test.rolled-back', {}, record('rolled-back'));
+    await jobs.work('test.plain', {}, record('plain'));
+    await jobs.work('test.flaky', {}, async (data) => {
+      flakyRuns += 1;
+      if (flakyRuns < 3) throw new Error('transient');
+      (seen.flaky ??= []).push(data.n);
+    });
+    await jobs.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await jobs.stop();
+    await database.close();
+  });
+
+  it('runs a job sent in a committed transaction', async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await jobs.send('test.committed', { n: 1 }, { tx });
+      await jobs.send('test.committed', { n: 2 }, { tx });
+    });
+    await until(() => (seen.committed?.length ?? 0) === 2);
+    expect(seen.committed?.sort()).toEqual([1, 2]);
+  });
+
+  it('never runs a job sent in a transaction that rolled back', async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await jobs.send('test.rolled-back', { n: 1 }, { tx });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    // A later job on the same queue runs, so the worker is alive and had its chance at the first one.
+    await jobs.send('test.rolled-back', { n: 2 });
+    await until(() => (seen['rolled-back']?.length ?? 0) >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(seen['rolled-back']).toEqual([2]);
+  });
+
+  it('runs a job sent without a transaction', async () => {
+    await jobs.send('test.plain', { n: 7 });
+    await until(() => (seen.plain?.length ?? 0) === 1);
+    expect(seen.plain).toEqual([7]);
+  });
+
+  it('retries a handler that throws until it succeeds', async () => {
+    await jobs.send('test.flaky', { n: 3 });
+    await until(() => (seen.flaky?.length ?? 0) === 1, 30_000);
+    expect(flakyRuns).toBe(3);
+    expect(seen.flaky).toEqual([3]);
+  }, 40_000);
+
+  it('starts a worker registered after start', async () => {
+    const got: number[] = [];
+    await jobs.send('test.late-worker', { n: 5 });
+    await jobs.work('test.late-worker', {}, async (data) => void got.push(data.n));
+    await until(() => got.length === 1);
+    expect(got).toEqual([5]);
+  });
+});
+
+describe('app.jobs', () => {
+  it('is started with the app and drained when it closes', async () => {
+    const { createTestApp } = await import('../../test/app.js');
+    const t = await createTestApp();
+    const got: number[] = [];
+    try {
+      await t.app.jobs.work('test.plain', {}, async (data) => void got.push(data.n));
+      await t.app.jobs.send('test.plain', { n: 9 });
+      await until(() => got.length === 1);
+      expect(got).toEqual([9]);
+    } finally {
+      await t.close();
+    }
+    await expect(t.app.jobs.send('test.plain', { n: 10 })).rejects.toThrow('stopped');
+  }, 60_000);
+});

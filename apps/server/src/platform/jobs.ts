@@ -1,0 +1,286 @@
+/**
+ * Durable background jobs (pg-boss 10) on the app's own database, embedded PGlite or PostgreSQL. Modules add
+ * their job names and payloads to `JobPayloads` by declaration merging, like `AppEvents`:
+ *
+ *   declare module '../../platform/jobs.js' {
+ *     interface JobPayloads { 'ingest.process-upload': { uploadId: string } }
+ *   }
+ *
+ * A job sent with `tx` is inserted through that transaction, so it exists exactly when the rows it is about
+ * do. Handlers run at least once: a thrown error retries with backoff, and a crash mid-job runs it again after
+ * it expires, so handlers must be idempotent.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Database, Db } from './db/client.js';
+import type { Logger } from './logger.js';
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads;
+
+export interface SendOptions {
+  /** A Drizzle transaction (or the Db): the job commits, or rolls back, with it. */
+  tx?: Db;
+  /** At most one queued job per key and queue (pg-boss singleton). */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+  retryLimit?: number;
+}
+
+export interface Jobs {
+  /** Enqueue. With `tx` (a Drizzle transaction or the Db) the job is inserted through it, so it commits with the row. */
+  send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendOptions): Promise<void>;
+  /** Handle jobs of one queue, `concurrency` at a time; a thrown error retries with backoff. */
+  work<N extends JobName>(
+    name: N,
+    options: { concurrency?: number },
+    handler: (data: JobPayloads[N]) => Promise<void>,
+  ): Promise<void>;
+  /** Cron schedule (pg-boss schedule), in UTC unless `tz`. */
+  schedule<N extends JobName>(
+    name: N,
+    cron: string,
+    data: JobPayloads[N],
+    options?: { tz?: string },
+  ): Promise<void>;
+}
+
+/** The runner behind `Jobs`: the composition root starts it when the app is ready and stops it on close. */
+export interface JobRunner extends Jobs {
+  start(): Promise<void>;
+  /** Stops fetching, waits (up to `timeoutMs`) for running handlers, then lets their last writes finish. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: Jobs;
+  }
+}
+
+export interface JobsOptions {
+  database: Database;
+  log: Logger;
+  /** How often idle workers look for due jobs: retries, delayed jobs, jobs sent by other instances. */
+  pollingIntervalSeconds?: number;
+  /** First retry delay; later ones double (with jitter). */
+  retryDelaySeconds?: number;
+  /** Retries after the first failed run, unless the sender says otherwise. */
+  retryLimit?: number;
+}
+
+const SCHEMA = 'pgboss';
+
+/**
+ * Sends through a transaction on PostgreSQL are invisible to the workers' own connections until commit,
+ * which this module cannot see; the worker is woken again after these delays so a job does not wait for the
+ * next poll. (PGlite runs every statement after the transaction, so one wake-up is enough there.)
+ */
+const POSTGRES_TX_WAKE_DELAYS_MS = [10, 50, 200];
+
+interface WorkerSlot {
+  id: string;
+  busy: boolean;
+}
+
+interface Registration {
+  name: JobName;
+  concurrency: number;
+  handler: (data: never) => Promise<void>;
+}
+
+export function createJobs(options: JobsOptions): JobRunner {
+  const { database, log } = options;
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const queueDefaults = {
+    retryLimit: options.retryLimit ?? 5,
+    retryDelay: options.retryDelaySeconds ?? 2,
+    retryBackoff: true,
+  };
+
+  // Every statement pg-boss runs on its own goes through here, so stop() can wait for the last ones (a
+  // job's completion is written after its handler returns, without anyone awaiting it).
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
+  const boss = new PgBoss({
+    db: {
+      executeSql: async (text: string, values?: unknown[]) => {
+        inFlight += 1;
+        try {
+          return await database.executeSql(text, values);
+        } finally {
+          inFlight -= 1;
+          if (inFlight === 0) onIdle?.();
+        }
+      },
+    },
+    schema: SCHEMA,
+  });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+
+  const knownQueues = new Set<string>();
+  const creatingQueues = new Map<string, Promise<void>>();
+  const slots = new Map<string, WorkerSlot[]>();
+  const nextSlot = new Map<string, number>();
+  const registrations: Registration[] = [];
+  let state: 'new' | 'starting' | 'started' | 'stopped' = 'new';
+  let starting: Promise<void> | undefined;
+
+  function ensureQueue(name: string): Promise<void> {
+    if (knownQueues.has(name)) return Promise.resolve();
+    let creating = creatingQueues.get(name);
+    if (!creating) {
+      creating = boss
+        .createQueue(name, { name, ...queueDefaults })
+        .then(() => void knownQueues.add(name))
+        .finally(() => creatingQueues.delete(name));
+      creatingQueues.set(name, creating);
+    }
+    return creating;
+  }
+
+  /** Wakes one idle worker of the queue; busy ones look again as soon as their job is done. */
+  function wake(name: string): void {
+    const list = slots.get(name);
+    if (!list?.length) return;
+    const start = nextSlot.get(name) ?? 0;
+    for (let i = 0; i < list.length; i++) {
+      const slot = list[(start + i) % list.length]!;
+      if (!slot.busy) {
+        nextSlot.set(name, (start + i + 1) % list.length);
+        boss.notifyWorker(slot.id);
+        return;
+      }
+    }
+  }
+
+  async function startWorkers(reg: Registration): Promise<void> {
+    await ensureQueue(reg.name);
+    const list = slots.get(reg.name) ?? [];
+    slots.set(reg.name, list);
+    // One pg-boss worker per unit of concurrency, each taking one job at a time, so a failure retries only
+    // its own job (a batch fails as a whole).
+    for (let i = 0; i < reg.concurrency; i++) {
+      const slot: WorkerSlot = { id: '', busy: false };
+      list.push(slot);
+      slot.id = await boss.work<unknown>(
+        reg.name,
+        { batchSize: 1, pollingIntervalSeconds },
+        async ([job]) => {
+          if (!job) return;
+          slot.busy = true;
+          try {
+            await reg.handler(job.data as never);
+          } catch (err) {
+            log.warn({ err, job: reg.name, jobId: job.id }, 'job failed; it will be retried');
+            throw err;
+          } finally {
+            slot.busy = false;
+            // A worker that just finished looks for the next job at once instead of sleeping a polling
+            // interval: under load the queue drains at handler speed.
+            boss.notifyWorker(slot.id);
+          }
+        },
+      );
+    }
+  }
+
+  function whenStarted(): Promise<void> {
+    if (state === 'started') return Promise.resolve();
+    if (state === 'starting' && starting) return starting;
+    return Promise.reject(new Error(`Job queue is ${state === 'new' ? 'not started' : 'stopped'}`));
+  }
+
+  /** A pg-boss executor that runs inside the caller's Drizzle transaction. */
+  function executorFor(db: Db) {
+    return {
+      executeSql: async (text: string, values: unknown[] = []) => {
+        // node-postgres answers a QueryResult, PGlite a Results: both carry `rows`.
+        const result: unknown = await db.execute(withParams(text, values));
+        return { rows: (result as { rows: unknown[] }).rows };
+      },
+    };
+  }
+
+  return {
+    async send(name, data, sendOptions = {}) {
+      await whenStarted();
+      const { tx, singletonKey, startAfterSeconds, retryLimit } = sendOptions;
+      const pgOptions: PgBoss.SendOptions = {
+        ...(singletonKey !== undefined && { singletonKey }),
+        ...(startAfterSeconds !== undefined && { startAfter: startAfterSeconds }),
+        ...(retryLimit !== undefined && { retryLimit }),
+      };
+      if (tx) {
+        const executor = executorFor(tx);
+        // Creating the queue on the pool would wait for this very transaction on PGlite (one connection), so
+        // an unknown queue is created inside it; if the transaction rolls back, so does the queue.
+        if (!knownQueues.has(name))
+          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
+            name,
+            { name, ...queueDefaults },
+          ]);
+        await boss.send(name, data as object, { ...pgOptions, db: executor });
+        wake(name);
+        if (database.kind === 'postgres')
+          for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name), ms).unref();
+      } else {
+        await ensureQueue(name);
+        await boss.send(name, data as object, pgOptions);
+        wake(name);
+      }
+    },
+
+    async work(name, workOptions, handler) {
+      const reg: Registration = {
+        name,
+        concurrency: Math.max(1, workOptions.concurrency ?? 1),
+        handler,
+      };
+      registrations.push(reg);
+      // Before the app is ready this only registers; start() brings the workers up.
+      if (state === 'started') await startWorkers(reg);
+    },
+
+    async schedule(name, cron, data, scheduleOptions = {}) {
+      await whenStarted();
+      await ensureQueue(name);
+      await boss.schedule(name, cron, data, scheduleOptions.tz ? { tz: scheduleOptions.tz } : {});
+    },
+
+    async start() {
+      if (state !== 'new') return whenStarted();
+      state = 'starting';
+      starting = (async () => {
+        await boss.start();
+        for (const queue of await boss.getQueues()) knownQueues.add(queue.name);
+        for (const reg of registrations) await startWorkers(reg);
+        state = 'started';
+      })();
+      return starting;
+    },
+
+    async stop(timeoutMs = 15_000) {
+      if (state === 'starting') await starting?.catch(() => undefined);
+      if (state !== 'started') {
+        state = 'stopped';
+        return;
+      }
+      state = 'stopped';
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+      if (inFlight > 0) await new Promise<void>((resolve) => (onIdle = resolve));
+    },
+  };
+}
+
+/** pg-boss's `$n` placeholders as Drizzle parameters, so its statements run on a Drizzle transaction. */
+function withParams(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) chunks.push(sql.raw(part));
+    else chunks.push(sql`${values[Number(part) - 1] ?? null}`);
+  });
+  return sql.join(chunks);
+}
