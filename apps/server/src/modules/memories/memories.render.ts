@@ -1,30 +1,20 @@
 import type { Memory, MemoryImage } from '@homesitter/contract';
-import { signingWindowSeconds, type ObjectStorage } from '../../adapters/storage/storage.js';
+import type { ObjectStorage } from '../../adapters/storage/storage.js';
+import { createSignedUrlCache } from '../media/signed-urls.js';
 import type { MemoryImageRow, MemoryRecord } from './memories.repository.js';
 import { instantToExpiration } from './wall-time.js';
 
-/**
- * Memories as the API shows them, with signed photo URLs. Signed URLs are stable for a signing window (see
- * storage.ts), so each is made once per window: lists of a thousand photos skip a thousand HMACs (or S3
- * presigns) on every call.
- */
+/** Memories as the API shows them, with signed photo URLs (each made once per signing window). */
 export function createMemoryRenderer(deps: {
   storage: ObjectStorage;
   urlTtlSeconds: number;
   now: () => Date;
 }) {
-  const windowMs = signingWindowSeconds(deps.urlTtlSeconds) * 1000;
-  const urlCache = new Map<string, { url: string; until: number }>();
-
-  async function signed(key: string): Promise<string> {
-    const at = deps.now().getTime();
-    const hit = urlCache.get(key);
-    if (hit && hit.until > at) return hit.url;
-    if (urlCache.size > 50_000) urlCache.clear();
-    const url = await deps.storage.signedUrl(key, deps.urlTtlSeconds);
-    urlCache.set(key, { url, until: at + windowMs });
-    return url;
-  }
+  const { url: signed, windowMs } = createSignedUrlCache({
+    sign: (key, ttl) => deps.storage.signedUrl(key, ttl),
+    urlTtlSeconds: deps.urlTtlSeconds,
+    now: deps.now,
+  });
 
   async function renderImage(image: MemoryImageRow): Promise<MemoryImage> {
     const [signedUrl, thumbnailUrl] = await Promise.all([signed(image.storageKey), signed(image.thumbKey)]);
