@@ -67,6 +67,8 @@ export interface ActivityObject {
   score: number;
   box?: [number, number, number, number];
   color?: string;
+  /** How many alike ones were seen at once (the most in any one frame); 1 when absent. */
+  count?: number;
 }
 
 /** A memory the AI recognised in an activity (spec: category, memory_uuid, name). */
