@@ -47,9 +47,21 @@ export function roundedExpiry(ttlSeconds: number, nowMs = Date.now()): number {
   return Math.ceil((Math.floor(nowMs / 1000) + ttlSeconds) / window) * window;
 }
 
+/** Media types by key extension; keys are named by the code that stores them, so the extension is known. */
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  png: 'image/png',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  mkv: 'video/x-matroska',
+  avi: 'video/x-msvideo',
+  m4s: 'video/iso.segment',
+  m3u8: 'application/vnd.apple.mpegurl',
+};
+
 export function contentTypeOfKey(key: string): string {
-  if (key.endsWith('.jpg') || key.endsWith('.jpeg')) return 'image/jpeg';
-  if (key.endsWith('.webp')) return 'image/webp';
-  if (key.endsWith('.png')) return 'image/png';
-  return 'application/octet-stream';
+  const ext = /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase();
+  return (ext && CONTENT_TYPES[ext]) ?? 'application/octet-stream';
 }
