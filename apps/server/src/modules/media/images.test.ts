@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, png, webp } from '../../../test/images.js';
-import { processImage, sniffImageType } from './images.js';
+import { processImage, sniffImageType, thumbnailOf, UnreadableImageError } from './images.js';
 
 describe('image type sniffing', () => {
   it('knows JPEG, PNG, WebP and HEIC by their bytes, and nothing else', async () => {
@@ -15,6 +15,27 @@ describe('image type sniffing', () => {
       .avif()
       .toBuffer();
     expect(sniffImageType(avif)).toBeUndefined();
+  });
+});
+
+describe('snapshot thumbnails', () => {
+  it('makes a WebP thumbnail and reports the size as shown, after the EXIF orientation', async () => {
+    const upright = await thumbnailOf(await jpegWithLocation(1280, 720));
+    expect([upright.width, upright.height]).toEqual([1280, 720]);
+    const meta = await sharp(upright.thumb).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 480, 270]);
+
+    const turned = await sharp(await jpegWithLocation(400, 200))
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const shown = await thumbnailOf(turned);
+    expect([shown.width, shown.height]).toEqual([200, 400]);
+  });
+
+  it('refuses bytes that are not an image', async () => {
+    await expect(thumbnailOf(Buffer.from('not an image at all'))).rejects.toBeInstanceOf(
+      UnreadableImageError,
+    );
   });
 });
 

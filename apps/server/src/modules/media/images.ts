@@ -81,6 +81,49 @@ export async function processImage(buf: Buffer, kind: ImageKind): Promise<Proces
   }
 }
 
+export interface Thumbnail {
+  /** WebP, THUMB_EDGE px on its longest side (never enlarged). */
+  thumb: Buffer;
+  /** Size of the original as it is shown (after its EXIF orientation). */
+  width: number;
+  height: number;
+}
+
+/**
+ * A thumbnail of an image that is kept as it came (a camera snapshot): only the thumbnail is encoded, and
+ * JPEGs are decoded at a fraction of their size (libvips shrink-on-load), so this is cheap enough to run
+ * for every snapshot a camera sends.
+ */
+export async function thumbnailOf(buf: Buffer): Promise<Thumbnail> {
+  await acquire();
+  try {
+    const sharp = await loadSharp();
+    try {
+      const source = sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+      const meta = await source.metadata();
+      if (!meta.width || !meta.height) throw new UnreadableImageError('The image has no size');
+      // EXIF orientations 5 to 8 turn the picture by 90°: width and height as shown swap.
+      const turned = (meta.orientation ?? 1) >= 5;
+      const thumb = await source
+        .rotate()
+        .flatten({ background: '#ffffff' })
+        .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 75 })
+        .toBuffer();
+      return {
+        thumb,
+        width: turned ? meta.height : meta.width,
+        height: turned ? meta.width : meta.height,
+      };
+    } catch (err) {
+      if (err instanceof UnreadableImageError) throw err;
+      throw new UnreadableImageError('The image could not be read', { cause: err });
+    }
+  } finally {
+    release();
+  }
+}
+
 /** Images decoded at once; more wait their turn, which bounds memory during a burst of uploads. */
 export const MAX_PARALLEL_IMAGES = 1;
 let active = 0;
