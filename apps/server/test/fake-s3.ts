@@ -22,6 +22,21 @@ class Sha256 {
   }
 }
 
+/** The payload of an `aws-chunked` body (streamed uploads with a trailing checksum): `<hex size>[;ext]\r\n<data>\r\n`… */
+function unchunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = body.indexOf('\r\n', at);
+    if (eol < 0) break;
+    const size = parseInt(body.subarray(at, eol).toString().split(';')[0]!, 16);
+    if (!size) break;
+    parts.push(body.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
 export const FAKE_S3_CREDENTIALS = {
   accessKeyId: 'AKIATESTFAKE',
   secretAccessKey: 'fake-secret-key-for-tests',
@@ -32,7 +47,7 @@ export const FAKE_S3_CREDENTIALS = {
  * DeleteObjects, and presigned GETs checked like S3 does (signature recomputed, expiry enforced → 403).
  */
 export async function startFakeS3(region = 'us-east-1') {
-  const objects = new Map<string, { body: Buffer; contentType: string }>();
+  const objects = new Map<string, { body: Buffer; contentType: string; modifiedAt: Date }>();
   const signer = new SignatureV4({ credentials: FAKE_S3_CREDENTIALS, region, service: 's3', sha256: Sha256 });
 
   const read = (req: IncomingMessage) =>
@@ -101,19 +116,23 @@ export async function startFakeS3(region = 'us-east-1') {
       }
       if (req.method === 'GET' && !key && url.searchParams.get('list-type') === '2') {
         const prefix = url.searchParams.get('prefix') ?? '';
-        const keys = [...objects.keys()]
-          .filter((k) => k.startsWith(`${bucket}/${prefix}`))
-          .map((k) => k.slice(bucket!.length + 1));
+        const keys = [...objects.entries()]
+          .filter(([k]) => k.startsWith(`${bucket}/${prefix}`))
+          .map(([k, o]) => ({ key: k.slice(bucket!.length + 1), modifiedAt: o.modifiedAt }));
         return xml(
           200,
           `<ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix><KeyCount>${keys.length}</KeyCount><IsTruncated>false</IsTruncated>${keys
-            .map((k) => `<Contents><Key>${k}</Key></Contents>`)
+            .map(
+              (k) =>
+                `<Contents><Key>${k.key}</Key><LastModified>${k.modifiedAt.toISOString()}</LastModified></Contents>`,
+            )
             .join('')}</ListBucketResult>`,
         );
       }
       if (req.method === 'PUT') {
         objects.set(id, {
-          body,
+          body: req.headers['content-encoding']?.includes('aws-chunked') ? unchunk(body) : body,
+          modifiedAt: new Date(),
           contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
         });
         res.writeHead(200, { etag: '"x"' });

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { assertValidKey, contentTypeOfKey, roundedExpiry, type ObjectStorage } from './storage.js';
 
@@ -29,6 +29,29 @@ export function createFsStorage(options: FsStorageOptions): ObjectStorage {
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, body, { mode: 0o600 });
       await rename(tmp, path);
+    },
+    async putFile(key, filePath) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      await copyFile(filePath, tmp);
+      await rename(tmp, path);
+    },
+    async *list(prefix) {
+      const clean = prefix.replace(/\/+$/, '');
+      const start = clean ? pathOf(clean) : root;
+      const entries = await readdir(start, { recursive: true, withFileTypes: true }).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [];
+          throw err;
+        },
+      );
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const path = join(entry.parentPath, entry.name);
+        const info = await stat(path).catch(() => undefined);
+        if (info) yield { key: relative(root, path).split(sep).join('/'), modifiedAt: info.mtime };
+      }
     },
     async get(key) {
       const path = pathOf(key);

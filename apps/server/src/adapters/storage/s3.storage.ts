@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -54,6 +56,29 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       await client.send(
         new PutObjectCommand({ Bucket, Key: full(key), Body: body, ContentType: contentType }),
       );
+    },
+    async putFile(key, filePath, contentType) {
+      const { size } = await stat(filePath);
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: full(key),
+          Body: createReadStream(filePath),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
+    },
+    async *list(prefix) {
+      const clean = prefix.replace(/\/+$/, '');
+      const Prefix = clean ? `${full(clean)}/` : base;
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        for (const o of page.Contents ?? [])
+          if (o.Key) yield { key: o.Key.slice(base.length), modifiedAt: o.LastModified ?? new Date(0) };
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
     },
     async get(key) {
       try {

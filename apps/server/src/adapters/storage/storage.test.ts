@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -105,6 +105,25 @@ describe.each([
     expect(await h.storage.exists('users/u2/x/1.jpg')).toBe(false);
     expect(await h.storage.exists('users/u2/y/2.webp')).toBe(false);
     expect(await h.storage.exists('users/u22/z/3.jpg')).toBe(true);
+  });
+
+  it('stores a local file and lists the objects under a prefix with their time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hs-putfile-'));
+    const file = join(dir, 'clip.bin');
+    writeFileSync(file, Buffer.alloc(300_000, 7));
+    const before = Date.now() - 2_000;
+    await h.storage.putFile('users/u6/uploads/a.mp4', file, 'video/mp4');
+    await h.storage.put('users/u6/uploads/b.jpg', Buffer.from('b'), 'image/jpeg');
+    await h.storage.put('users/u66/uploads/c.jpg', Buffer.from('c'), 'image/jpeg');
+    const got = await h.storage.get('users/u6/uploads/a.mp4');
+    expect(got?.size).toBe(300_000);
+    const listed: { key: string; modifiedAt: Date }[] = [];
+    for await (const o of h.storage.list('users/u6')) listed.push(o);
+    expect(listed.map((o) => o.key).sort()).toEqual(['users/u6/uploads/a.mp4', 'users/u6/uploads/b.jpg']);
+    for (const o of listed) expect(o.modifiedAt.getTime()).toBeGreaterThan(before);
+    const none: unknown[] = [];
+    for await (const o of h.storage.list('users/nobody')) none.push(o);
+    expect(none).toEqual([]);
   });
 
   it('refuses keys that could escape their folder', async () => {

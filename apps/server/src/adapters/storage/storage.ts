@@ -14,6 +14,10 @@ export interface StoredObject {
 export interface ObjectStorage {
   kind: 'fs' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Stores a local file's bytes, streamed, so a large clip never sits in memory whole. */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
+  /** Every object under `prefix` with its last change (for sweeps of leftovers), in no particular order. */
+  list(prefix: string): AsyncIterable<{ key: string; modifiedAt: Date }>;
   /** The object, or undefined when there is none. */
   get(key: string): Promise<StoredObject | undefined>;
   exists(key: string): Promise<boolean>;
