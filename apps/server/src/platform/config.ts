@@ -165,6 +165,48 @@ export const settings = {
     '2525',
     'Port of the SMTP server cameras mail their clips to',
   ),
+  INGEST_ENABLED: setting(
+    bool,
+    'true',
+    'Start the camera FTP and SMTP upload servers with the API (HTTP uploads are always served)',
+  ),
+  INGEST_MAX_BYTES: setting(
+    z.coerce.number().int().min(1024),
+    String(25 * 1024 * 1024),
+    'Largest camera upload (one file or one mail) in bytes (25 MB); larger is refused',
+  ),
+  FTP_PASV_MIN: setting(
+    z.coerce.number().int().min(1024).max(65535),
+    '30000',
+    'First port of the FTP passive data range (open it in the firewall with `FTP_PORT`)',
+  ),
+  FTP_PASV_MAX: setting(
+    z.coerce.number().int().min(1024).max(65535),
+    '30049',
+    'Last port of the FTP passive data range',
+  ),
+  FTP_PUBLIC_HOST: setting(
+    optionalString,
+    undefined,
+    'IPv4 address (or name resolving to it) cameras reach for FTP passive data (default: `PUBLIC_HOST`, else 127.0.0.1)',
+  ),
+  FTP_TLS_CERT: setting(
+    optionalString,
+    undefined,
+    'PEM certificate file for explicit FTP over TLS (AUTH TLS); with `FTP_TLS_KEY`',
+  ),
+  FTP_TLS_KEY: setting(optionalString, undefined, 'PEM private key file of `FTP_TLS_CERT`'),
+  INGEST_SMTP_TLS_CERT: setting(
+    optionalString,
+    undefined,
+    'PEM certificate file for STARTTLS on the camera SMTP server; with `INGEST_SMTP_TLS_KEY`',
+  ),
+  INGEST_SMTP_TLS_KEY: setting(optionalString, undefined, 'PEM private key file of `INGEST_SMTP_TLS_CERT`'),
+  INGEST_ORPHAN_AGE_SECONDS: setting(
+    z.coerce.number().int().min(1),
+    '300',
+    'Stored upload files without a database row (an upload cut off by a crash) older than this are removed',
+  ),
   INGEST_WORKERS: setting(
     z.coerce.number().int().min(1).max(32),
     '2',
