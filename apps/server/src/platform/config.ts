@@ -301,6 +301,16 @@ export const settings = {
     'Twilio messaging service that picks the sender, instead of `TWILIO_FROM`',
   ),
   TWILIO_BASE_URL: setting(z.url(), 'https://api.twilio.com', 'Twilio REST API base URL'),
+  VISION_ENABLED: setting(
+    bool,
+    'true',
+    'Local object and face detection (TensorFlow WASM in a worker thread); off detects nothing and loads no models',
+  ),
+  VISION_CONCURRENCY: setting(
+    z.coerce.number().int().min(1).max(8),
+    '1',
+    'Images analysed at once, one worker thread each (each holds its own copy of the models, about 400 MB)',
+  ),
 } as const;
 
 type Settings = typeof settings;
