@@ -1,7 +1,7 @@
-import { index, jsonb, pgTable, real, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../schema.js';
 import { activities } from './activities.js';
-import { memories } from './memories.js';
+import { memories, memoryImages } from './memories.js';
 
 /**
  * The faces the AI found in an activity, one row per person (faces of the same person across a clip's frames
@@ -30,5 +30,36 @@ export const activityFaces = pgTable(
   (t) => [
     index('activity_faces_activity_idx').on(t.activityId),
     index('activity_faces_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The face examples of people memories: one row per face in a memory's photo (`source` photo, removed with
+ * the photo or the memory), or a face of an activity the owner confirmed ("that's Rose") or rejected
+ * ("not Rose": `negative`) (`source` correction, with the activity it came from while that exists).
+ * The descriptor is face-api's 128-D embedding; recognition (modules/ai/recognition.ts) reads them per user.
+ */
+export const memoryFaceEmbeddings = pgTable(
+  'memory_face_embeddings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    memoryId: uuid('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    /** The photo the face is in; null for one learnt from a correction. */
+    imageId: uuid('image_id').references(() => memoryImages.id, { onDelete: 'cascade' }),
+    descriptor: real('descriptor').array().notNull(),
+    negative: boolean('negative').notNull().default(false),
+    source: text('source', { enum: ['photo', 'correction'] }).notNull(),
+    activityId: uuid('activity_id').references(() => activities.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('memory_face_embeddings_user_idx').on(t.userId),
+    index('memory_face_embeddings_memory_idx').on(t.memoryId),
+    index('memory_face_embeddings_image_idx').on(t.imageId),
   ],
 );
