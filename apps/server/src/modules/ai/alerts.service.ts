@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage } from '@homesitter/contract';
+import type { Logger } from '../../platform/logger.js';
+import type { AgentMessageInput } from '../chat/chat.service.js';
+import type { ActivityRow, AiRepository, AnalysisContext } from './ai.repository.js';
+import {
+  alertText,
+  attachmentFor,
+  isAlertWorthy,
+  readableDescription,
+  type ActivityMedia,
+} from './alert-message.js';
+
+/** What the push and SMS/MMS of an alert carry (notifications module). */
+export interface ActivityAlertNotification {
+  kind: 'activity_alert';
+  activityUuid: string;
+  title: string;
+  body: string;
+  thumbnailUrl?: string;
+}
+
+export interface AlertsServiceDeps {
+  repo: AiRepository;
+  chat: {
+    postAgentMessage(userId: string, message: AgentMessageInput): Promise<ChatMessage>;
+    updateAgentMessage(
+      userId: string,
+      messageId: string,
+      patch: Pick<AgentMessageInput, 'text' | 'videos' | 'source_activity_uuid_list'>,
+    ): Promise<ChatMessage | undefined>;
+  };
+  notify(userId: string, notification: ActivityAlertNotification): Promise<void>;
+  /** Signed URLs of an activity's poster or thumbnail, clip and HLS playlist. */
+  media(activity: ActivityRow): Promise<ActivityMedia>;
+  /** After the alert is out, the LLM may write a richer sentence (`ai.describe-alert` job); absent without one. */
+  requestRicherDescription?(activityId: string): Promise<void>;
+  log: Logger;
+  /** Events of one camera within this many ms of an alert's first event join that alert (60 s). */
+  coalesceWindowMs?: number;
+}
+
+export const COALESCE_WINDOW_MS = 60_000;
+
+/** Postgres' unique_violation: the message id was taken by a concurrent attempt. */
+const isDuplicate = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505';
+
+/**
+ * Alerts: an activity with a person, vehicle or animal on a camera that is not muted becomes an agent chat
+ * message with the activity attached, pushed to the owner. Events of one camera within 60 s of an alert's
+ * first event join it: the message is updated (`ReceiveMessageUpdate`), nobody is pushed again.
+ */
+export function createAlertsService(deps: AlertsServiceDeps) {
+  const { repo, log } = deps;
+  const windowMs = deps.coalesceWindowMs ?? COALESCE_WINDOW_MS;
+
+  /** The message as it should read now, built from every activity of the alert (so it is always whole). */
+  async function contentOf(userId: string, messageId: string) {
+    const activities = await repo.alertActivities(userId, messageId);
+    const videos = await Promise.all(activities.map(async (a) => attachmentFor(a, await deps.media(a))));
+    return {
+      activities,
+      message: {
+        text: alertText(activities),
+        videos,
+        source_activity_uuid_list: activities.map((a) => a.id),
+      } satisfies AgentMessageInput,
+    };
+  }
+
+  /** Posts the alert with its claimed id; a message that already exists is brought up to date instead. */
+  async function post(userId: string, messageId: string): Promise<'posted' | 'updated'> {
+    const { message } = await contentOf(userId, messageId);
+    try {
+      await deps.chat.postAgentMessage(userId, { ...message, message_uuid: messageId });
+      return 'posted';
+    } catch (err) {
+      if (!isDuplicate(err)) throw err;
+      await deps.chat.updateAgentMessage(userId, messageId, message);
+      return 'updated';
+    }
+  }
+
+  /** Re-renders an alert message from its activities (a joined activity, a correction, a richer text). */
+  async function refresh(userId: string, messageId: string): Promise<ChatMessage | undefined> {
+    const { message } = await contentOf(userId, messageId);
+    return deps.chat.updateAgentMessage(userId, messageId, message);
+  }
+
+  async function push(ctx: AnalysisContext, activity: ActivityRow): Promise<void> {
+    const media = await deps.media(activity);
+    try {
+      await deps.notify(ctx.user.id, {
+        kind: 'activity_alert',
+        activityUuid: activity.id,
+        title: ctx.camera.name,
+        body: readableDescription(activity),
+        ...(media.thumbnail_image_url ? { thumbnailUrl: media.thumbnail_image_url } : {}),
+      });
+    } catch (err) {
+      // The alert is in the chat already; a failed push is logged, and retrying would post nothing new.
+      log.error({ err, activityId: activity.id }, 'alert push failed');
+    }
+  }
+
+  return {
+    /** Alerts about an analysed activity when it is worth one; see the module comment. Safe to rerun. */
+    async alertFor(ctx: AnalysisContext): Promise<void> {
+      const { activity, camera, user } = ctx;
+      if (!isAlertWorthy(activity.objects)) return;
+      if (camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled) return;
+      const claim = await repo.claimAlert(activity, windowMs, randomUUID());
+      if (claim.kind === 'new') {
+        const outcome = await post(user.id, claim.messageId);
+        if (outcome === 'posted') await push(ctx, activity);
+      } else if (!(await refresh(user.id, claim.messageId))) {
+        // Claimed by an attempt that stopped before posting (a crash): post it now. Pushing is left to the
+        // first activity's own run, so a joined event never pushes on its own.
+        const outcome = await post(user.id, claim.messageId);
+        if (outcome === 'posted' && activity.coalescedActivityId === activity.id) await push(ctx, activity);
+      }
+      if (claim.kind !== 'joined' && deps.requestRicherDescription)
+        await deps.requestRicherDescription(activity.id);
+    },
+
+    refresh,
+  };
+}
+export type AlertsService = ReturnType<typeof createAlertsService>;
