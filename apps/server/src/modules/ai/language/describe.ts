@@ -1,0 +1,199 @@
+/**
+ * The deterministic description of one activity: one short sentence in English or German, built only from
+ * what the vision engine detected and recognised. "Rose walked up to the Front Door at 3:12 PM." / "Rose kam
+ * um 15:12 zur Haustür." It counts ("Two people"), puts recognised names before strangers ("Rose and an
+ * unknown person"), gives vehicles their colour ("A white car") and pets their memory's name ("Your dog
+ * Bella"). Nothing detected: "Motion at the Front Door at 3:12 PM."
+ */
+import { formatClock } from './clock.js';
+import {
+  capitalise,
+  colourIn,
+  deArticle,
+  deMixedEnding,
+  enArticle,
+  joinList,
+  nounFor,
+  normaliseLabel,
+  numberWord,
+  type Language,
+  type ObjectKind,
+} from './lexicon.js';
+import { deByCamera, deInto, deToward, deWhere, enTarget, enWhere, isKnown, placeOf } from './places.js';
+
+export interface DetectedObject {
+  kind: ObjectKind;
+  /** The detector's class, e.g. "car", "dog". */
+  label: string;
+  /** Dominant colour in English ("white"), for vehicles. */
+  color?: string | null | undefined;
+}
+
+export interface RecognisedName {
+  category: 'people' | 'vehicles' | 'animals';
+  name: string;
+}
+
+/** What is known about one activity; the composer says nothing beyond it. */
+export interface ActivityFacts {
+  cameraName: string;
+  /** The property's name, given when the user has more than one, so the sentence says which. */
+  siteName?: string | null | undefined;
+  occurredAt: Date;
+  /** The user's IANA zone; UTC when unknown. */
+  timezone: string | null | undefined;
+  /** Distinct things seen (one entry per object, frames already merged). */
+  objects: DetectedObject[];
+  recognised: RecognisedName[];
+  mediaKind: 'image' | 'video';
+}
+
+/** One entry of the sentence's subject: a recognised memory, or a group of alike detections. */
+type Subject =
+  | { type: 'named'; kind: ObjectKind; name: string; species?: string }
+  | { type: 'group'; kind: ObjectKind; label: string; colour?: string; count: number; unknown: boolean };
+
+const KIND_ORDER: ObjectKind[] = ['person', 'vehicle', 'animal'];
+const CATEGORY_KIND: Record<RecognisedName['category'], ObjectKind> = {
+  people: 'person',
+  vehicles: 'vehicle',
+  animals: 'animal',
+};
+
+/**
+ * Recognised memories take the place of one detection of their kind each (a recognised dog lends Bella its
+ * species); the rest are grouped by label and colour, most numerous first.
+ */
+export function subjectsOf(objects: DetectedObject[], recognised: RecognisedName[]): Subject[] {
+  const remaining = new Map<ObjectKind, DetectedObject[]>(
+    KIND_ORDER.map((k) => [k, objects.filter((o) => o.kind === k)]),
+  );
+  const seen = new Set<string>();
+  const named = new Map<ObjectKind, Subject[]>(KIND_ORDER.map((k) => [k, []]));
+  for (const r of recognised) {
+    const name = r.name.trim();
+    const kind = CATEGORY_KIND[r.category];
+    const key = `${kind}|${name.toLowerCase()}`;
+    if (!name || !kind || seen.has(key)) continue;
+    seen.add(key);
+    const taken = remaining.get(kind)!.shift();
+    const species = kind === 'animal' && taken ? normaliseLabel('animal', taken.label) : undefined;
+    named.get(kind)!.push({
+      type: 'named',
+      kind,
+      name,
+      ...(species && species !== 'animal' ? { species } : {}),
+    });
+  }
+  const subjects: Subject[] = [];
+  for (const kind of KIND_ORDER) {
+    subjects.push(...named.get(kind)!);
+    const groups = new Map<string, Subject & { type: 'group' }>();
+    for (const o of remaining.get(kind)!) {
+      const label = normaliseLabel(kind, o.label);
+      const colour =
+        kind === 'person' ? undefined : (o.color ?? undefined)?.trim().toLowerCase() || undefined;
+      const key = `${label}|${colour ?? ''}`;
+      const g = groups.get(key);
+      if (g) g.count += 1;
+      else
+        groups.set(key, {
+          type: 'group',
+          kind,
+          label,
+          ...(colour ? { colour } : {}),
+          count: 1,
+          unknown: kind === 'person' && named.get('person')!.length > 0,
+        });
+    }
+    subjects.push(...[...groups.values()].sort((a, b) => b.count - a.count));
+  }
+  return subjects;
+}
+
+const countOf = (s: Subject) => (s.type === 'named' ? 1 : s.count);
+
+function enSubject(s: Subject): string {
+  if (s.type === 'named') {
+    if (s.species) return `your ${nounFor('animal', s.species).en.one} ${s.name}`;
+    return s.name;
+  }
+  const noun = nounFor(s.kind, s.label).en;
+  const colour = colourIn(s.colour, 'en');
+  const words = [s.unknown ? 'unknown' : undefined, colour, s.count === 1 ? noun.one : noun.other].filter(
+    (w): w is string => Boolean(w),
+  );
+  const phrase = words.join(' ');
+  return s.count === 1 ? `${enArticle(phrase)} ${phrase}` : `${numberWord(s.count, 'en')} ${phrase}`;
+}
+
+function deSubject(s: Subject): string {
+  if (s.type === 'named') {
+    if (s.species) {
+      const noun = nounFor('animal', s.species).de;
+      return `${noun.gender === 'f' ? 'deine' : 'dein'} ${noun.one} ${s.name}`;
+    }
+    return s.name;
+  }
+  const noun = nounFor(s.kind, s.label).de;
+  const adjectives = [s.unknown ? 'unbekannt' : undefined, colourIn(s.colour, 'de')].filter(
+    (w): w is string => Boolean(w),
+  );
+  if (s.count === 1) {
+    const ending = deMixedEnding(noun.gender);
+    return [deArticle(noun.gender), ...adjectives.map((a) => a + ending), noun.one].join(' ');
+  }
+  return [numberWord(s.count, 'de'), ...adjectives.map((a) => `${a}e`), noun.other].join(' ');
+}
+
+/** "Rose and an unknown person", "Zwei weiße Autos": the subject of a sentence, or of a list entry. */
+export function subjectPhrase(
+  objects: DetectedObject[],
+  recognised: RecognisedName[],
+  language: Language,
+): string | undefined {
+  const subjects = subjectsOf(objects, recognised);
+  if (subjects.length === 0) return undefined;
+  return joinList(subjects.map(language === 'en' ? enSubject : deSubject), language);
+}
+
+function sentenceEn(facts: ActivityFacts, subjects: Subject[], time: string): string {
+  const place = placeOf(facts.cameraName, 'en');
+  if (subjects.length === 0) return `Motion ${enWhere(place)} at ${time}.`;
+  const who = joinList(subjects.map(enSubject), 'en');
+  const plural = subjects.reduce((n, s) => n + countOf(s), 0) > 1;
+  const kinds = new Set(subjects.map((s) => s.kind));
+  if (isKnown(place)) {
+    if (kinds.has('person') && !kinds.has('vehicle') && place.known.cls === 'entrance')
+      return `${who} walked up to ${enTarget(place)} at ${time}.`;
+    if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive)
+      return `${who} pulled into ${enTarget(place)} at ${time}.`;
+  }
+  return `${who} ${plural ? 'were' : 'was'} seen ${enWhere(place)} at ${time}.`;
+}
+
+function sentenceDe(facts: ActivityFacts, subjects: Subject[], time: string): string {
+  const place = placeOf(facts.cameraName, 'de');
+  if (subjects.length === 0) return `Bewegung ${deWhere(place)} um ${time}.`;
+  const who = joinList(subjects.map(deSubject), 'de');
+  const plural = subjects.reduce((n, s) => n + countOf(s), 0) > 1;
+  const kinds = new Set(subjects.map((s) => s.kind));
+  if (!isKnown(place))
+    return `${who} ${plural ? 'wurden' : 'wurde'} um ${time} ${deByCamera(place)} erfasst.`;
+  if (kinds.has('person') && !kinds.has('vehicle') && place.known.cls === 'entrance')
+    return `${who} ${plural ? 'kamen' : 'kam'} um ${time} ${deToward(place)}.`;
+  if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive)
+    return `${who} ${plural ? 'fuhren' : 'fuhr'} um ${time} ${deInto(place)}.`;
+  return `${who} ${plural ? 'wurden' : 'wurde'} um ${time} ${deWhere(place)} gesehen.`;
+}
+
+/** One short sentence about an activity, in the user's language and time zone. */
+export function describeActivity(facts: ActivityFacts, language: Language): string {
+  const subjects = subjectsOf(facts.objects, facts.recognised);
+  const time = formatClock(facts.occurredAt, facts.timezone, language);
+  const sentence = capitalise(
+    language === 'en' ? sentenceEn(facts, subjects, time) : sentenceDe(facts, subjects, time),
+  );
+  const site = facts.siteName?.trim();
+  return site ? `${site}: ${sentence}` : sentence;
+}
