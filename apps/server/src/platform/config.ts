@@ -311,6 +311,27 @@ export const settings = {
     '1',
     'Images analysed at once, one worker thread each (each holds its own copy of the models, about 400 MB)',
   ),
+  LLM_BASE_URL: setting(
+    optionalUrl,
+    undefined,
+    'OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. `https://api.openai.com/v1`; unset answers and describes with the built-in composer',
+  ),
+  LLM_API_KEY: setting(
+    optionalString,
+    undefined,
+    'Bearer key for `LLM_BASE_URL` (local servers often need none)',
+  ),
+  LLM_MODEL: setting(z.string().min(1), 'gpt-4o-mini', 'Model name sent to `LLM_BASE_URL`'),
+  LLM_TIMEOUT_MS: setting(
+    z.coerce.number().int().min(500).max(120_000),
+    '8000',
+    'Longest an LLM answer or description may take (all tool rounds together) before the built-in composer answers instead',
+  ),
+  LLM_VISION: setting(
+    bool,
+    'true',
+    'Send activity images to the LLM with its description request (off for text-only models)',
+  ),
 } as const;
 
 type Settings = typeof settings;
