@@ -46,6 +46,9 @@ import { createMediaSigner } from './modules/media/media.signer.js';
 import { createMemoriesRepository } from './modules/memories/memories.repository.js';
 import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
 import { createMemoriesService } from './modules/memories/memories.service.js';
+import { createNotificationsFromConfig } from './modules/notifications/notifications.from-config.js';
+import { registerNotificationRoutes } from './modules/notifications/notifications.routes.js';
+import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createSitesRepository } from './modules/sites/sites.repository.js';
 import { registerSiteRoutes } from './modules/sites/sites.routes.js';
 import { createSitesService } from './modules/sites/sites.service.js';
@@ -95,6 +98,8 @@ export interface AppDeps {
   mediaSecret?: string;
   /** AES-256 key for secrets at rest; read from `SECRETS_KEY` or `DATA_DIR/secrets.key` when absent. */
   secretsKey?: Buffer;
+  /** Push and SMS/MMS delivery; made from the config (`VAPID_*`, `FCM_*`, `APNS_*`, `TWILIO_*`) when absent. */
+  notifications?: NotificationsService;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -263,6 +268,10 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const highlights = createHighlightsService({ repo: createHighlightsRepository(database.db), users });
   app.decorate('realtime', realtime);
   app.decorate('chat', chat);
+  const notifications =
+    deps.notifications ?? createNotificationsFromConfig(config, { db: database.db, log: deps.log });
+  app.decorate('notifications', notifications);
+  app.addHook('onClose', () => notifications.close());
 
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
@@ -287,6 +296,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerRealtimeRoutes(app, { realtime, users, guards });
   registerChatRoutes(app, { chat, guards });
   registerHighlightsRoutes(app, { highlights, guards });
+  registerNotificationRoutes(app, { notifications, guards });
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;

@@ -236,15 +236,12 @@ export async function startFakeFcm(): Promise<FakeFcm> {
         if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
           return json(res, 400, { error: 'unsupported_grant_type' });
         try {
-          const { payload, protectedHeader } = await jwtVerify(form.get('assertion') ?? '', publicKey, {
+          const { payload } = await jwtVerify(form.get('assertion') ?? '', publicKey, {
             issuer: account.clientEmail,
             audience: `${baseUrl}/token`,
             algorithms: ['RS256'],
           });
-          if (
-            payload.scope !== 'https://www.googleapis.com/auth/firebase.messaging' ||
-            protectedHeader.kid !== 'key-1'
-          )
+          if (payload.scope !== 'https://www.googleapis.com/auth/firebase.messaging')
             return json(res, 400, { error: 'invalid_scope' });
           exchanges += 1;
           const accessToken = `ya29.${randomBytes(12).toString('hex')}`;
