@@ -7,7 +7,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@homesitter/'));
 
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  // The vision worker is its own script: local.vision.ts starts dist/vision.worker.js in a worker thread.
+  entryPoints: { main: 'src/main.ts', 'vision.worker': 'src/adapters/vision/vision.worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -1,0 +1,25 @@
+import { UnreadableImageError, type VisionEngine } from './vision.js';
+
+/**
+ * `VISION_ENABLED=false`: no models, no worker, no memory. Every image holds nothing; its size is still read
+ * (from the header, by sharp) so callers that lay out a picture have it.
+ */
+export function createDisabledVisionEngine(): VisionEngine {
+  async function size(image: Buffer): Promise<{ width: number; height: number }> {
+    const sharp = (await import('sharp')).default;
+    const meta = await sharp(image)
+      .metadata()
+      .catch((err: unknown) => {
+        throw new UnreadableImageError('the image could not be read', { cause: err });
+      });
+    if (!meta.width || !meta.height) throw new UnreadableImageError('the image has no size');
+    const turned = (meta.orientation ?? 1) >= 5;
+    return turned ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+  }
+  return {
+    kind: 'disabled',
+    analyse: async (image) => ({ ...(await size(image)), objects: [], faces: [] }),
+    embedFaces: async () => [],
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,37 @@
+import type { DetectedFace, DetectedObject, ObjectKind } from './vision.js';
+
+/**
+ * Messages between `local.vision.ts` (main thread) and `vision.worker.ts`. Images cross as raw RGB in a
+ * transferred ArrayBuffer (no copy); coordinates in replies are pixels of that decoded image, which the main
+ * thread scales back to the size of the image it was given.
+ */
+
+export interface RawImage {
+  /** Packed RGB, `width * height * 3` bytes. */
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface WorkerSettings {
+  minScores: Record<ObjectKind, number>;
+  faceMinScore: number;
+}
+
+export type VisionRequest =
+  /** `image` is the picture faces are cut from and boxes refer to; `detect` the same, small, for the detector. */
+  | { id: number; type: 'analyse'; image: RawImage; detect: RawImage; faces: boolean }
+  | { id: number; type: 'embed'; image: RawImage };
+
+export interface AnalyseReply {
+  objects: DetectedObject[];
+  faces: DetectedFace[];
+}
+
+export type VisionReply =
+  | { type: 'result'; id: number; result: AnalyseReply | DetectedFace[] }
+  | { type: 'failed'; id: number; error: string }
+  /** The models could not be loaded: the worker is of no use and is stopped. */
+  | { type: 'fatal'; error: string }
+  /** Library chatter (tfjs, human, face-api print to the console), routed to the server's logger. */
+  | { type: 'log'; level: 'debug' | 'warn'; message: string };

@@ -1,0 +1,150 @@
+/**
+ * The vision worker thread: loads the models once (see tfjs-runtime.ts), then answers one request at a time
+ * from `local.vision.ts`. Inference is synchronous WASM; it runs here so the server's event loop never waits
+ * on it.
+ */
+import { format } from 'node:util';
+import { parentPort, workerData } from 'node:worker_threads';
+import type * as Tf from '@tensorflow/tfjs-core';
+import { MIN_FACE_SIZE, cropRgb, dedupeFaces, faceSearchRegions } from './face-regions.js';
+import { loadVisionRuntime, type RawFace, type VisionRuntime } from './tfjs-runtime.js';
+import { dominantColour } from './vehicle-colour.js';
+import type { Box, DetectedFace, DetectedObject } from './vision.js';
+import { kindOfLabel } from './vision.labels.js';
+import type {
+  AnalyseReply,
+  RawImage,
+  VisionReply,
+  VisionRequest,
+  WorkerSettings,
+} from './vision.protocol.js';
+
+if (!parentPort) throw new Error('vision.worker.ts runs as a worker thread');
+const port = parentPort;
+const settings = workerData as WorkerSettings;
+const post = (reply: VisionReply) => port.postMessage(reply);
+
+// The libraries print progress and warnings to the console; they belong in the server's log.
+const levels = { log: 'debug', info: 'debug', debug: 'debug', warn: 'warn', error: 'warn' } as const;
+for (const [method, level] of Object.entries(levels)) {
+  (console as unknown as Record<string, (...args: unknown[]) => void>)[method] = (...args) =>
+    post({ type: 'log', level, message: format(...args) });
+}
+
+function tensorOf(tf: typeof Tf, image: RawImage): Tf.Tensor3D {
+  return tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+}
+
+const round = (box: Box): Box => [
+  Math.round(box[0]),
+  Math.round(box[1]),
+  Math.round(box[2]),
+  Math.round(box[3]),
+];
+
+function toFace(face: RawFace, offsetX = 0, offsetY = 0, scale = 1): DetectedFace {
+  return {
+    box: round([
+      offsetX + face.box[0] * scale,
+      offsetY + face.box[1] * scale,
+      face.box[2] * scale,
+      face.box[3] * scale,
+    ]),
+    score: face.score,
+    descriptor: Array.from(face.descriptor),
+  };
+}
+
+async function facesIn(rt: VisionRuntime, image: RawImage): Promise<DetectedFace[]> {
+  const tensor = tensorOf(rt.tf, image);
+  try {
+    const faces = await rt.detectFaces(tensor, settings.faceMinScore);
+    return faces.map((f) => toFace(f)).filter((f) => f.box[2] >= MIN_FACE_SIZE);
+  } finally {
+    tensor.dispose();
+  }
+}
+
+async function facesInPeople(rt: VisionRuntime, image: RawImage, people: Box[]): Promise<DetectedFace[]> {
+  const found: DetectedFace[] = [];
+  for (const region of faceSearchRegions(people, image.width, image.height)) {
+    const crop = tensorOf(rt.tf, {
+      data: cropRgb(image.data, image.width, region),
+      width: region[2],
+      height: region[3],
+    });
+    try {
+      for (const face of await rt.detectFaces(crop, settings.faceMinScore)) {
+        found.push(toFace(face, region[0], region[1]));
+      }
+    } finally {
+      crop.dispose();
+    }
+  }
+  return dedupeFaces(found.filter((f) => f.box[2] >= MIN_FACE_SIZE));
+}
+
+async function analyse(
+  rt: VisionRuntime,
+  request: Extract<VisionRequest, { type: 'analyse' }>,
+): Promise<AnalyseReply> {
+  const { image, detect } = request;
+  const floor = Math.min(...Object.values(settings.minScores));
+  const input = tensorOf(rt.tf, detect);
+  let raw;
+  try {
+    raw = await rt.detectObjects(input, floor);
+  } finally {
+    input.dispose();
+  }
+  const objects: DetectedObject[] = [];
+  for (const o of raw) {
+    const kind = kindOfLabel(o.label);
+    if (!kind || o.score < settings.minScores[kind]) continue;
+    const [x, y, w, h] = o.boxRaw;
+    const box = round([x * image.width, y * image.height, w * image.width, h * image.height]);
+    const object: DetectedObject = { kind, label: o.label, score: o.score, box };
+    // A bicycle's box is mostly what is behind its frame.
+    if (kind === 'vehicle' && o.label !== 'bicycle') {
+      const color = dominantColour(image.data, image.width, image.height, box);
+      if (color) object.color = color;
+    }
+    objects.push(object);
+  }
+  objects.sort((a, b) => b.score - a.score);
+  const people = objects.filter((o) => o.kind === 'person').map((o) => o.box);
+  const faces = request.faces && people.length > 0 ? await facesInPeople(rt, image, people) : [];
+  return { objects, faces };
+}
+
+const runtime = loadVisionRuntime();
+runtime.catch((err: unknown) => {
+  post({ type: 'fatal', error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+});
+
+// The main thread sends one request at a time; the chain keeps that true even if it did not.
+let queue = Promise.resolve();
+port.on('message', (request: VisionRequest) => {
+  queue = queue.then(async () => {
+    try {
+      const rt = await runtime;
+      const started = performance.now();
+      const result =
+        request.type === 'analyse' ? await analyse(rt, request) : await facesIn(rt, request.image);
+      post({
+        type: 'log',
+        level: 'debug',
+        message: format(
+          '%s in %d ms; WASM heap %d MB, %d tensors',
+          request.type,
+          Math.round(performance.now() - started),
+          Math.round(rt.heapBytes() / 1e6),
+          rt.tf.memory().numTensors,
+        ),
+      });
+      post({ type: 'result', id: request.id, result });
+    } catch (err) {
+      post({ type: 'failed', id: request.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+});
