@@ -31,6 +31,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    files: ['apps/web/public/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Tests read untyped JSON answers (`res.json()` is `any`) and assert on them; the assertions are the
     // type check there. Everything else keeps the unsafe-any rules.
     files: ['**/*.test.ts', '**/*.test.tsx', 'apps/server/test/**/*.ts'],
