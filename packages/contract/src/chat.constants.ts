@@ -18,6 +18,8 @@ export const REALTIME_TOKEN_TTL_S = 300;
 /** Server-to-client events of the hub (spec §7 "Chat and highlights", issue 8). */
 export const REALTIME_EVENTS = {
   receiveMessage: 'ReceiveMessage',
+  /** A message already delivered changed: replace the one with the same message_uuid. */
+  receiveMessageUpdate: 'ReceiveMessageUpdate',
   receiveProgressUpdate: 'ReceiveProgressUpdate',
   activityCreated: 'ActivityCreated',
   camerasChanged: 'CamerasChanged',

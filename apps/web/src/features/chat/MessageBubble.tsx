@@ -1,6 +1,7 @@
 import { AlertCircle, Clock, CornerUpLeft, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../shared/ui/cn';
+import { AlertCorrections } from './AlertCorrections';
 import type { ChatItem } from './chatState';
 import { VideoPlayer } from './VideoPlayer';
 
@@ -77,6 +78,9 @@ export function MessageBubble({ item, onReply, onRetry }: Props) {
           />
         ))}
       </div>
+      {!mine && item.videos.length > 0 && item.source_activity_uuid_list.length > 0 ? (
+        <AlertCorrections activityUuids={item.source_activity_uuid_list} />
+      ) : null}
       <div className="flex items-center gap-2 px-1 text-xs text-slate-400">
         {item.isPending ? (
           <span className="inline-flex items-center gap-1" role="status">

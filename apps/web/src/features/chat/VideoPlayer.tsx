@@ -40,6 +40,25 @@ export function VideoPlayer({ video, className }: { video: VideoAttachment; clas
     video.aspectRatio ?? (video.metaWidth && video.metaHeight ? video.metaWidth / video.metaHeight : 16 / 9);
   const label =
     video.activity_description_in_preferred_language ?? video.activity_description ?? video.camera_name;
+  const poster = thumbnailFor(video);
+  // An alert about snapshots has no clip: its picture is shown instead of a player.
+  if (!hls && !file)
+    return (
+      <figure className={className}>
+        {poster ? (
+          <a href={poster} target="_blank" rel="noreferrer" aria-label={t('image.open')}>
+            <img
+              src={poster}
+              alt={label ?? t('video.snapshot')}
+              loading="lazy"
+              className="w-full rounded-xl bg-black object-cover"
+              style={{ aspectRatio: String(ratio) }}
+            />
+          </a>
+        ) : null}
+        {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+      </figure>
+    );
   return (
     <figure className={className}>
       <video
@@ -47,7 +66,7 @@ export function VideoPlayer({ video, className }: { video: VideoAttachment; clas
         controls
         playsInline
         preload="none"
-        poster={thumbnailFor(video)}
+        poster={poster}
         aria-label={label ?? t('video.label')}
         className="w-full rounded-xl bg-black"
         style={{ aspectRatio: String(ratio) }}

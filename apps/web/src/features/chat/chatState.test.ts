@@ -76,6 +76,20 @@ describe('chat state (spec §4)', () => {
     expect(items.map((i) => i.message_uuid)).toEqual(['srv-1']);
   });
 
+  it('replaces an updated message in place (ReceiveMessageUpdate), and ignores one it does not show', () => {
+    let items = chatReducer([message('a'), message('b')], {
+      type: 'update',
+      message: { ...message('a', 'Rose and a car at the Front Door'), source_activity_uuid_list: ['x', 'y'] },
+    });
+    expect(items.map((i) => [i.message_uuid, i.text])).toEqual([
+      ['a', 'Rose and a car at the Front Door'],
+      ['b', 'text b'],
+    ]);
+    expect(items[0]?.source_activity_uuid_list).toEqual(['x', 'y']);
+    items = chatReducer(items, { type: 'update', message: message('zz') });
+    expect(items.map((i) => i.message_uuid)).toEqual(['a', 'b']);
+  });
+
   it('marks a failed send, and a retry pends it again', () => {
     let items = chatReducer([], { type: 'pending', item: pending });
     items = chatReducer(items, { type: 'fail', localId: 'tmp-1' });

@@ -12,6 +12,7 @@ export type ChatAction =
   | { type: 'replace'; messages: ChatMessage[] }
   | { type: 'prepend'; messages: ChatMessage[] }
   | { type: 'append'; message: ChatMessage }
+  | { type: 'update'; message: ChatMessage }
   | { type: 'pending'; item: ChatItem }
   | { type: 'confirm'; localId: string; message: ChatMessage }
   | { type: 'fail'; localId: string }
@@ -63,6 +64,11 @@ export function chatReducer(items: ChatItem[], action: ChatAction): ChatItem[] {
       if (m.role === 'user' && items.some((i) => i.localId && i.isPending && i.text === m.text)) return items;
       return [...items, m];
     }
+    case 'update':
+      // A message we show changed (an alert gained an event, a correction): it keeps its place.
+      return items.map((i) =>
+        !i.localId && i.message_uuid === action.message.message_uuid ? { ...action.message } : i,
+      );
     case 'pending':
       return [...items, action.item];
     case 'confirm': {

@@ -106,6 +106,10 @@ export function useChat() {
     lastActivity.current = Date.now();
   });
 
+  useRealtimeEvent<ChatMessage>('ReceiveMessageUpdate', (message) => {
+    dispatch({ type: 'update', message });
+  });
+
   const loadOlder = useCallback(async () => {
     if (!view.hasMore || olderLoad.loading) return;
     const page = view.page + 1;

@@ -41,6 +41,13 @@ export const apiRoutes = {
   updatePersonalInfo: { method: 'POST', path: '/api/users/personal-info', access: 'verified' },
   updatePreferredLanguage: { method: 'POST', path: '/api/users/preferred-language', access: 'verified' },
   updateAmnesiaMode: { method: 'POST', path: '/api/users/update-amnesia-mode', access: 'verified' },
+  registerPushToken: { method: 'POST', path: '/api/users/push-notification-token', access: 'verified' },
+  disablePushToken: {
+    method: 'POST',
+    path: '/api/users/push-notification-token/disable',
+    access: 'verified',
+  },
+  getVapidPublicKey: { method: 'GET', path: '/api/push/vapid-public-key', access: 'public' },
   // Cameras and properties
   listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },
   addCamera: { method: 'POST', path: '/api/users/cameras', access: 'verified' },
@@ -85,6 +92,16 @@ export const apiRoutes = {
   deleteMemoryImage: {
     method: 'DELETE',
     path: '/api/users/memories/:category/:id/images/:imageId',
+    access: 'verified',
+  },
+  getActivityRecognition: {
+    method: 'GET',
+    path: '/api/users/activities/:activity_uuid/recognition',
+    access: 'verified',
+  },
+  correctActivityRecognition: {
+    method: 'POST',
+    path: '/api/users/activities/:activity_uuid/corrections',
     access: 'verified',
   },
 } as const satisfies { readonly [K in EndpointName]?: RouteOf<K> };
