@@ -106,7 +106,7 @@ describe('the OpenAI-compatible adapter', () => {
     const result = await llm().chat({ messages: question, tools: [failing] });
     expect(result.text).toBe('I could not keep that.');
     const toolMessages = server.received[1]!.body.messages.filter((m) => m.role === 'tool');
-    expect(toolMessages.map((m) => JSON.parse(m.content as string))).toEqual([
+    expect(toolMessages.map((m) => JSON.parse(m.content as string) as unknown)).toEqual([
       { error: 'There is no tool called delete_everything.' },
       { error: 'The arguments were not valid JSON.' },
       { error: 'Amnesia mode is on' },
