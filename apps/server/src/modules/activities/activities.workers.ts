@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Jobs } from '../../platform/jobs.js';
+import type { Logger } from '../../platform/logger.js';
+import './activities.jobs.js';
+import type { UploadProcessor } from './activities.processing.js';
+import type { ActivitiesService } from './activities.service.js';
+
+/** Daily retention at 03:17 UTC and the hourly purge of held uploads at minute 7 (off the hour's rush). */
+export const RETENTION_CRON = '17 3 * * *';
+export const PURGE_HELD_CRON = '7 * * * *';
+
+const processUploadPayload = z.object({ uploadId: z.uuid() });
+
+/**
+ * The module's job handlers and schedules. Payloads are checked when consumed: a malformed one is logged and
+ * completed (retrying cannot fix it), anything else that fails is thrown and retried with backoff.
+ */
+export async function registerActivityWorkers(
+  jobs: Jobs,
+  deps: { processor: UploadProcessor; activities: ActivitiesService; concurrency: number; log: Logger },
+): Promise<void> {
+  const { processor, activities, log } = deps;
+  await jobs.work('ingest.process-upload', { concurrency: deps.concurrency }, async (data) => {
+    const payload = processUploadPayload.safeParse(data);
+    if (!payload.success) {
+      log.error({ data }, 'ingest.process-upload job without a valid uploadId; skipped');
+      return;
+    }
+    await processor.process(payload.data.uploadId);
+  });
+  await jobs.work('activities.retention', { concurrency: 1 }, async () => {
+    await activities.purgeExpired();
+  });
+  await jobs.work('ingest.purge-held', { concurrency: 1 }, async () => {
+    await processor.purgeHeld();
+  });
+}
+
+/** The schedules need a started queue: call when the app is ready. */
+export async function scheduleActivityJobs(jobs: Jobs): Promise<void> {
+  await jobs.schedule('activities.retention', RETENTION_CRON, {});
+  await jobs.schedule('ingest.purge-held', PURGE_HELD_CRON, {});
+}
