@@ -14,7 +14,16 @@ import { createInProcessFanout } from './adapters/fanout/inprocess.fanout.js';
 import { createRedisFanout } from './adapters/fanout/redis.fanout.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { createStorageFromConfig, loadMediaSecret } from './adapters/storage/from-config.js';
-import type { ObjectStorage } from './adapters/storage/storage.js';
+import { roundedExpiry, type ObjectStorage } from './adapters/storage/storage.js';
+import type { ActivitiesApi } from './modules/activities/activities.api.js';
+import { createUploadCameras } from './modules/activities/activities.cameras.js';
+import { createActivityMedia } from './modules/activities/activities.media.js';
+import { createUploadProcessor, GROUPING_WINDOW_MS } from './modules/activities/activities.processing.js';
+import { createActivityRenderer } from './modules/activities/activities.render.js';
+import { createActivitiesRepository } from './modules/activities/activities.repository.js';
+import { registerActivityRoutes } from './modules/activities/activities.routes.js';
+import { createActivitiesService } from './modules/activities/activities.service.js';
+import { registerActivityWorkers, scheduleActivityJobs } from './modules/activities/activities.workers.js';
 import { createAdminGuard } from './modules/admin/admin.guard.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { createAccessGuards } from './modules/auth/auth.guard.js';
@@ -40,6 +49,7 @@ import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './mod
 import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
 import { createSignupService } from './modules/signup/signup.service.js';
+import { createFfmpeg } from './modules/media/ffmpeg.js';
 import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
@@ -268,6 +278,51 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const highlights = createHighlightsService({ repo: createHighlightsRepository(database.db), users });
   app.decorate('realtime', realtime);
   app.decorate('chat', chat);
+
+  // Camera events: uploads become activities (ingest.process-upload), read, deleted and purged here.
+  const activitiesRepo = createActivitiesRepository(database.db);
+  const activityRenderer = createActivityRenderer({
+    storage,
+    // Playlists always go through the media route, which signs their segments (filesystem or S3).
+    signPlaylist: (key, ttl) => mediaSigner.url(key, roundedExpiry(ttl)),
+    urlTtlSeconds: config.MEDIA_URL_TTL,
+    now: () => new Date(),
+  });
+  const activities = createActivitiesService({
+    repo: activitiesRepo,
+    renderer: activityRenderer,
+    storage,
+    events,
+    retentionDays: config.RETENTION_DAYS,
+    log: deps.log,
+  });
+  const uploadProcessor = createUploadProcessor({
+    repo: activitiesRepo,
+    cameras: createUploadCameras({ repo: camerasRepo, events, quietMs: GROUPING_WINDOW_MS }),
+    media: createActivityMedia({
+      storage,
+      ffmpeg: createFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH }),
+    }),
+    storage,
+    jobs,
+    events,
+    renderer: activityRenderer,
+    publish: (userId, event) => realtime.publish(userId, 'ActivityCreated', event),
+    billingEnabled: config.BILLING_ENABLED,
+    log: deps.log,
+  });
+  await registerActivityWorkers(jobs, {
+    processor: uploadProcessor,
+    activities,
+    concurrency: config.INGEST_WORKERS,
+    log: deps.log,
+  });
+  app.addHook('onReady', () => scheduleActivityJobs(jobs));
+  app.decorate('activities', {
+    releaseHeld: (userId) => uploadProcessor.releaseHeld(userId),
+    deleteActivities: (refs) => activities.deleteActivities(refs),
+    processUpload: (uploadId) => uploadProcessor.process(uploadId),
+  } satisfies ActivitiesApi);
   const notifications =
     deps.notifications ?? createNotificationsFromConfig(config, { db: database.db, log: deps.log });
   app.decorate('notifications', notifications);
@@ -288,7 +343,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth, guards, signingKey: deps.signingKey, rateLimit });
   registerSignupRoutes(app, { signup, guards, rateLimit });
   registerUserRoutes(app, { users, guards });
-  registerMediaRoutes(app, { storage, signer: mediaSigner });
+  registerMediaRoutes(app, { storage, signer: mediaSigner, urlTtlSeconds: config.MEDIA_URL_TTL });
   await registerMemoryRoutes(app, { memories, guards, maxImageBytes: config.MAX_IMAGE_BYTES });
   registerCameraRoutes(app, { cameras, uploadCredentials, guards });
   registerSiteRoutes(app, { sites, guards });
@@ -296,6 +351,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerRealtimeRoutes(app, { realtime, users, guards });
   registerChatRoutes(app, { chat, guards });
   registerHighlightsRoutes(app, { highlights, guards });
+  registerActivityRoutes(app, { activities, guards });
   registerNotificationRoutes(app, { notifications, guards });
 
   // The web app, with history fallback for every non-API GET
