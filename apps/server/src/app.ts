@@ -24,6 +24,8 @@ import { createActivitiesRepository } from './modules/activities/activities.repo
 import { registerActivityRoutes } from './modules/activities/activities.routes.js';
 import { createActivitiesService } from './modules/activities/activities.service.js';
 import { registerActivityWorkers, scheduleActivityJobs } from './modules/activities/activities.workers.js';
+import { createDisabledVisionEngine } from './adapters/vision/disabled.vision.js';
+import type { VisionEngine } from './adapters/vision/vision.js';
 import { createAdminGuard } from './modules/admin/admin.guard.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { createAccessGuards } from './modules/auth/auth.guard.js';
@@ -53,6 +55,8 @@ import { createFfmpeg } from './modules/media/ffmpeg.js';
 import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
+import { createFaceEmbeddingsRepository } from './modules/ai/face-embeddings.repository.js';
+import { createFaceEmbeddingsService } from './modules/ai/face-embeddings.service.js';
 import { createMemoriesRepository } from './modules/memories/memories.repository.js';
 import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
 import { createMemoriesService } from './modules/memories/memories.service.js';
@@ -110,6 +114,8 @@ export interface AppDeps {
   secretsKey?: Buffer;
   /** Push and SMS/MMS delivery; made from the config (`VAPID_*`, `FCM_*`, `APNS_*`, `TWILIO_*`) when absent. */
   notifications?: NotificationsService;
+  /** Object and face detection; absent, nothing is ever detected (tests). `bootstrap.ts` makes the real one. */
+  vision?: VisionEngine;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -168,6 +174,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // Repositories and services
   const events = deps.events ?? createEventBus(deps.log);
+  // Closed last, after the jobs that use it have drained (onClose hooks run last-added first).
+  const vision = deps.vision ?? createDisabledVisionEngine();
+  app.decorate('vision', vision);
+  app.addHook('onClose', () => vision.close());
+
   // Durable jobs on the same database: workers start when the app is ready and drain on close.
   const jobs = createJobs({ database, log: deps.log });
   app.decorate('jobs', jobs as Jobs);
@@ -226,6 +237,16 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     urlTtlSeconds: config.MEDIA_URL_TTL,
     photoLimit: config.MEMORY_PHOTO_LIMIT,
   });
+  // Every face in a people memory's photo becomes an example for recognition, in the background.
+  const faceEmbeddings = createFaceEmbeddingsService({
+    repo: createFaceEmbeddingsRepository(database.db),
+    vision,
+    storage,
+    events,
+    log: deps.log,
+  });
+  app.decorate('faceEmbeddings', faceEmbeddings);
+  app.addHook('onClose', () => faceEmbeddings.close());
   const backgroundTasks: BackgroundTask[] = [
     { name: 'memories.purge-expired', intervalMs: 60 * 60_000, run: () => memories.purgeExpired() },
   ];

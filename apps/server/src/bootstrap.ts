@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createOutboxMailer } from './adapters/mail/outbox.mailer.js';
 import { createSmtpMailer } from './adapters/mail/smtp.mailer.js';
+import { createVisionFromConfig } from './adapters/vision/from-config.js';
 import { DEFAULT_LIMITS, type AppDeps } from './app.js';
 import { loadSigningKey } from './modules/auth/tokens.js';
 import type { Config } from './platform/config.js';
@@ -20,7 +21,7 @@ export function loadAdminToken(config: Config): string {
   return token;
 }
 
-/** Builds the real adapters from the config: database (migrated), mailer, signing key, admin token. */
+/** Builds the real adapters from the config: database (migrated), mailer, signing key, admin token, vision. */
 export async function createDeps(config: Config): Promise<AppDeps> {
   const log = createLogger(config.LOG_LEVEL);
   const dataDir = resolve(config.DATA_DIR);
@@ -39,5 +40,7 @@ export async function createDeps(config: Config): Promise<AppDeps> {
     adminToken: loadAdminToken({ ...config, DATA_DIR: dataDir }),
     limits: { ...DEFAULT_LIMITS, authPerIpPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE },
     webDistDir: config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : serverPath('..', 'web', 'dist'),
+    // Its worker thread and models load on the first image, not at start.
+    vision: createVisionFromConfig(config, log),
   };
 }

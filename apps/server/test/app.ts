@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { VisionEngine } from '../src/adapters/vision/vision.js';
 import { createServer, type AppDeps, type Limits } from '../src/app.js';
 import { loadSigningKey } from '../src/modules/auth/tokens.js';
 import { loadConfig } from '../src/platform/config.js';
@@ -27,6 +28,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: Limits;
   database?: Database;
+  /** A stand-in vision engine; without one nothing is ever detected. */
+  vision?: VisionEngine;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -46,6 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     adminToken: TEST_ADMIN_TOKEN,
     mediaSecret: TEST_MEDIA_SECRET,
     limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
+    vision: options.vision,
   };
   const app = await createServer(deps);
   await app.ready();
