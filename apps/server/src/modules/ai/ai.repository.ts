@@ -73,6 +73,7 @@ export interface RecognisableMemory {
   model: string | null;
   color: string | null;
   species: string | null;
+  notes: string | null;
 }
 
 export interface AnalysisResult {
@@ -168,6 +169,7 @@ export function createAiRepository(db: Db) {
           model: memories.model,
           color: memories.color,
           species: memories.species,
+          notes: memories.notes,
         })
         .from(memories)
         .where(

@@ -42,9 +42,12 @@ export interface AlertsServiceDeps {
 
 export const COALESCE_WINDOW_MS = 60_000;
 
-/** Postgres' unique_violation: the message id was taken by a concurrent attempt. */
-const isDuplicate = (err: unknown) =>
-  typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505';
+/** Postgres' unique_violation (the driver's error, or the cause of Drizzle's): the id was taken already. */
+function isDuplicate(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === '23505') return true;
+  return false;
+}
 
 /**
  * Alerts: an activity with a person, vehicle or animal on a camera that is not muted becomes an agent chat

@@ -1,0 +1,118 @@
+import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ActivityRow, AiRepository, AnalysisContext } from './ai.repository.js';
+import type { AlertsService } from './alerts.service.js';
+import { describe } from './descriptions.js';
+import { mergeFaces, mergeObjects } from './frames-merge.js';
+import { recogniseActivity, type Recognition } from './recognise.js';
+import type { FaceExample } from './recognition.js';
+
+/** The frames of an activity to look at: its images, or a few frames of its clip. */
+export interface ActivityFrames {
+  load(activity: ActivityRow): Promise<Buffer[]>;
+}
+
+export interface AnalysisServiceDeps {
+  repo: AiRepository;
+  vision: Pick<VisionEngine, 'analyse'>;
+  frames: ActivityFrames;
+  recognition: Recognition;
+  faceExamples: { listForUser(userId: string): Promise<FaceExample[]> };
+  alerts: Pick<AlertsService, 'alertFor'>;
+  log: Logger;
+  now?: () => Date;
+}
+
+/**
+ * How long an activity recorded in amnesia mode lives: long enough for its alert to be seen, and purged by
+ * the hourly job within 24 h of the event.
+ */
+export const EPHEMERAL_HOURS = 23;
+
+/** The media an analysis was made from; a rerun for the same media (a retried job) does not look again. */
+export function mediaFingerprint(a: Pick<ActivityRow, 'thumbnailKey' | 'videoKey' | 'imageKeys'>): string {
+  return [a.videoKey ?? '', a.thumbnailKey ?? '', ...a.imageKeys].join('|');
+}
+
+/**
+ * `activity.analyse`: what is in an activity (objects; faces only with the owner's consent, globally and for
+ * the camera), who and what is known among it, one sentence about it; then the alert. Idempotent: a rerun
+ * for unchanged media reuses the stored analysis, and the alert is claimed before anything is sent.
+ */
+export function createAnalysisService(deps: AnalysisServiceDeps) {
+  const { repo, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function look(ctx: AnalysisContext): Promise<VisionResult[]> {
+    const { activity, camera, user } = ctx;
+    const faces = user.isFacialRecognitionEnabled && camera.isFacialRecognitionEnabled;
+    const results: VisionResult[] = [];
+    for (const frame of await deps.frames.load(activity)) {
+      try {
+        results.push(await deps.vision.analyse(frame, { faces }));
+      } catch (err) {
+        // A frame that does not decode is the camera's problem, not a reason to retry the job forever.
+        if (!(err instanceof UnreadableImageError)) throw err;
+        log.warn({ err, activityId: activity.id }, 'a frame of the activity could not be read');
+      }
+    }
+    return results;
+  }
+
+  async function analyse(ctx: AnalysisContext): Promise<ActivityRow> {
+    const { activity, camera, user } = ctx;
+    const results = await look(ctx);
+    const objects = mergeObjects(results);
+    const faces = mergeFaces(results);
+    const memories = objects.length > 0 ? await repo.recognisableMemories(user.id, camera.siteId, now()) : [];
+    const examples =
+      faces.length > 0 && memories.some((m) => m.category === 'people')
+        ? await deps.faceExamples.listForUser(user.id)
+        : [];
+    const outcome = recogniseActivity({ recognition: deps.recognition, objects, faces, memories, examples });
+    const descriptions = describe(
+      {
+        cameraName: camera.name,
+        siteName: ctx.siteName,
+        timezone: user.timezone,
+        occurredAt: activity.occurredAt,
+        mediaKind: activity.mediaKind,
+        objects,
+        recognised: outcome.recognised,
+      },
+      user.preferredLanguage,
+    );
+    const result = {
+      objects,
+      recognised: outcome.recognised,
+      ...descriptions,
+      analysedMedia: mediaFingerprint(activity),
+    };
+    const at = now();
+    // In amnesia mode nothing new is kept: no faces, so nothing a correction could later learn from either.
+    await repo.saveAnalysis(activity, result, user.isAmnesiaModeEnabled ? null : outcome.faces, at);
+    return { ...activity, ...result, analysedAt: at };
+  }
+
+  return {
+    async analyseActivity(activityId: string): Promise<void> {
+      const ctx = await repo.loadContext(activityId);
+      if (!ctx) return; // deleted (or purged) before its turn came: nothing to do
+      const { activity, camera, user } = ctx;
+      if (user.isGlobalPrivacyModeEnabled || camera.isPrivateModeEnabled) {
+        // Private mode switched on after the event arrived: the AI does not look.
+        log.info({ activityId }, 'activity not analysed: private mode');
+        return;
+      }
+      if (user.isAmnesiaModeEnabled && !activity.ephemeralUntil) {
+        const until = new Date(now().getTime() + EPHEMERAL_HOURS * 3_600_000);
+        await repo.markEphemeral(activity.id, until);
+        activity.ephemeralUntil = until;
+      }
+      const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);
+      const analysed = unchanged ? activity : await analyse(ctx);
+      await deps.alerts.alertFor({ ...ctx, activity: analysed });
+    },
+  };
+}
+export type AnalysisService = ReturnType<typeof createAnalysisService>;
