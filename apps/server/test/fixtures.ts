@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe } from 'vitest';
 
 /** The repository root (this file is apps/server/test/fixtures.ts). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -31,4 +32,17 @@ export function fixturePath(name: string): string | undefined {
     console.warn(`fixture ${name} not found in ${fixtureDirs().join(' or ')}: its tests are skipped`);
   }
   return undefined;
+}
+
+/** A describe block that runs only when every named fixture is there; otherwise skipped, with the warning. */
+export function describeWithFixtures(names: string[], title: string, body: () => void): void {
+  const missing = names.filter((name) => !fixturePath(name));
+  describe.skipIf(missing.length > 0)(title, body);
+}
+
+/** The full path of a fixture a `describeWithFixtures` block named (there, since the block runs). */
+export function requireFixture(name: string): string {
+  const path = fixturePath(name);
+  if (!path) throw new Error(`fixture ${name} is missing`);
+  return path;
 }
