@@ -47,6 +47,8 @@ export interface AnswerContext {
   groupByProperty: boolean;
   /** Notes from the user's memories that bear on the question, quoted at the end. */
   notes?: string[];
+  /** How many matched in all, when `found` holds only the newest of them. */
+  total?: number;
 }
 
 export interface ComposedAnswer {
@@ -144,6 +146,7 @@ function headline(
   ctx: AnswerContext,
   label: WindowLabel,
   found: FoundActivity[],
+  total: number,
   siteId?: string,
 ) {
   const en = ctx.language === 'en';
@@ -155,14 +158,14 @@ function headline(
     const seen = found.filter((a) =>
       a.recognised.some((r) => r.memory_uuid && q.memoryIds!.includes(r.memory_uuid)),
     );
-    const n = seen.length || found.length;
+    const n = seen.length === found.length ? total : seen.length || total;
     const who = joinList(names, ctx.language);
     return en
       ? `I saw ${tail([who, where, times(n, 'en'), when])}:`
       : `Ich habe ${tail([who, when, times(n, 'de'), where])} gesehen:`;
   }
   const nouns = askedNouns(q);
-  const n = found.length;
+  const n = total;
   if (nouns.length === 1) {
     const { kind, label: l } = nouns[0]!;
     if (kind === 'person') {
@@ -185,11 +188,11 @@ function headline(
       : `Ich habe ${tail([when, times(n, 'de'), noun.de.other, where])} gesehen:`;
   }
   if (en) {
-    const count = n === 1 ? 'was one event' : `were ${numberWord(n, 'en')} events`;
-    return `There ${tail([count, where, when])}:`;
+    const events = n === 1 ? 'was one event' : `were ${numberWord(n, 'en')} events`;
+    return `There ${tail([events, where, when])}:`;
   }
-  const count = n === 1 ? 'ein Ereignis' : `${numberWord(n, 'de')} Ereignisse`;
-  return `Es gab ${tail([when, count, where])}:`;
+  const events = n === 1 ? 'ein Ereignis' : `${numberWord(n, 'de')} Ereignisse`;
+  return `Es gab ${tail([when, events, where])}:`;
 }
 
 /** "Recognised: Rose (2×), Bella." over everything found (not only the cited moments). */
@@ -227,18 +230,19 @@ function section(
   label: WindowLabel,
   found: FoundActivity[],
   limit: number,
+  count: number,
   siteId?: string,
 ) {
   const cited = pickCited(q, found, limit);
   const today = localDayNumber(ctx.now, ctx.timezone);
   const needDay =
     label.type !== 'day' && found.some((a) => localDayNumber(a.occurredAt, ctx.timezone) !== today);
-  const lines = [headline(q, ctx, label, found, siteId)];
+  const lines = [headline(q, ctx, label, found, count, siteId)];
   for (const a of cited) {
     const day = needDay ? `${dayName(a.occurredAt, ctx.now, ctx.timezone, ctx.language)}: ` : '';
     lines.push(`• ${day}${sentenceOf(a, ctx)}`);
   }
-  const more = found.length - cited.length;
+  const more = count - cited.length;
   if (more > 0) lines.push(ctx.language === 'en' ? `…and ${more} more.` : `… und ${more} weitere.`);
   if (!q.memoryIds?.length) {
     const recognised = recognisedLine(found, ctx.language);
@@ -262,7 +266,8 @@ export function composeAnswer(q: Search, found: FoundActivity[], ctx: AnswerCont
     return { text, cited: [] };
   }
   if (!ctx.groupByProperty) {
-    const { lines, cited } = section(q, ctx, label, found, MAX_CITED);
+    const count = Math.max(found.length, ctx.total ?? 0);
+    const { lines, cited } = section(q, ctx, label, found, MAX_CITED, count);
     return {
       text: [...lines.map((l, i) => (i === 0 ? capitalise(l) : l)), ...notesLines(ctx)].join('\n'),
       cited,
@@ -294,6 +299,7 @@ export function composeAnswer(q: Search, found: FoundActivity[], ctx: AnswerCont
       label,
       list,
       limits.get(siteId)!,
+      list.length,
       siteId || undefined,
     );
     cited.push(...groupCited);

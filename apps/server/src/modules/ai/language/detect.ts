@@ -1,0 +1,30 @@
+/**
+ * Which of the two languages a chat message is written in, when it says so clearly: the home sitter answers
+ * a German question in German even if the profile says English, and the other way round.
+ */
+import type { Language } from './lexicon.js';
+
+// Words common in questions to a home sitter that the other language does not share ("was", "in" are both).
+const DE = new Set(
+  'ich du der die das und ist war wer wen wie wann heute gestern jemand niemand nicht mit auf im am zur zum dass merk merke dir hallo danke letzte letzten nacht hat habe gibt es ein eine einen mein meine unser kam kommt passiert gesehen haustür garten auto hund katze bitte noch schon seit vor nach um uhr'.split(
+    ' ',
+  ),
+);
+const EN = new Set(
+  'i you the and is who what when today yesterday anyone anybody someone nobody not with on at that remember hello hi thanks last night has have did there any my our came come happened seen door car dog cat please yet since before after pm am a an of'.split(
+    ' ',
+  ),
+);
+
+export function detectLanguage(text: string): Language | undefined {
+  const words = text.toLowerCase().match(/[a-zäöüß]+/g) ?? [];
+  let de = /[äöüß]/.test(text.toLowerCase()) ? 1 : 0;
+  let en = 0;
+  for (const w of words) {
+    if (DE.has(w)) de += 1;
+    if (EN.has(w)) en += 1;
+  }
+  if (de >= 2 && de > en * 2) return 'de';
+  if (en >= 2 && en > de * 2) return 'en';
+  return undefined;
+}
