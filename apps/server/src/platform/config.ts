@@ -311,6 +311,11 @@ export const settings = {
     '1',
     'Images analysed at once, one worker thread each (each holds its own copy of the models, about 400 MB)',
   ),
+  AI_CONCURRENCY: setting(
+    z.coerce.number().int().min(1).max(16),
+    '1',
+    'Activities analysed at once (`activity.analyse` jobs); their images queue for the vision workers',
+  ),
   LLM_BASE_URL: setting(
     optionalUrl,
     undefined,
