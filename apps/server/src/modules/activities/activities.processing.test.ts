@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Activity } from '@homesitter/contract';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestUser } from '../../../test/app.js';
 import { hasFfmpeg, makeClip } from '../../../test/clips.js';
 import { fixturePath } from '../../../test/fixtures.js';
 import { jpegWithLocation } from '../../../test/images.js';
+import { users } from '../../platform/db/schema.js';
 import {
   activitiesOf,
   analyseJobsFor,
@@ -75,6 +77,9 @@ describe('processing a camera snapshot', () => {
     expect(await a.storage.exists(up.storageKey)).toBe(false);
     expect(await analyseJobsFor(a.t, row!.id)).toBe(1);
     expect(a.events.created).toContainEqual({ userId: aliceId, activityId: row!.id });
+    // Billing is off by default: no limits, nothing counted.
+    const [profile] = await a.t.database.db.select().from(users).where(eq(users.id, aliceId));
+    expect(profile!.remainingFreeEvents).toBe(a.t.deps.config.FREE_EVENTS);
 
     const shown = await getActivity(alice, row!.id);
     expect(shown).toMatchObject({
