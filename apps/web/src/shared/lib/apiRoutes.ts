@@ -104,6 +104,13 @@ export const apiRoutes = {
     path: '/api/users/activities/:activity_uuid/corrections',
     access: 'verified',
   },
+  listActivities: { method: 'GET', path: '/api/users/activities', access: 'verified' },
+  getActivity: { method: 'GET', path: '/api/users/activities/:activity_uuid', access: 'verified' },
+  deleteCameraHistory: {
+    method: 'DELETE',
+    path: '/api/users/cameras/:name/activities',
+    access: 'verified',
+  },
 } as const satisfies { readonly [K in EndpointName]?: RouteOf<K> };
 
 export type RouteName = keyof typeof apiRoutes;
