@@ -14,6 +14,16 @@ export function createChatRepository(db: Db) {
       return row;
     },
 
+    /** Inserts the message and runs `then` in the same transaction (e.g. sending the job that answers it). */
+    async insertThen(values: NewChatMessage, then: (row: ChatMessageRow, tx: Db) => Promise<void>) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(chatMessages).values(values).returning();
+        if (!row) throw new Error('chat message insert returned nothing');
+        await then(row, tx);
+        return row;
+      });
+    },
+
     /** Bulk insert (seeding, imports); rows must all belong to `userId`. */
     async insertMany(userId: string, rows: Omit<NewChatMessage, 'userId'>[]): Promise<void> {
       if (rows.length === 0) return;

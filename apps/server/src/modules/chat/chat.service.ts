@@ -1,4 +1,5 @@
 import type { ChatMessage, Pagination, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
+import type { Db } from '../../platform/db/client.js';
 import type { RealtimeService } from '../realtime/realtime.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { chatErrors } from './chat.errors.js';
@@ -10,6 +11,11 @@ export interface ChatServiceDeps {
   users: Pick<UsersService, 'getProfile'>;
   realtime: Pick<RealtimeService, 'publish'>;
   isOwnMediaUrl: MediaUrlCheck;
+  /**
+   * Runs in the transaction that stores a user's message: the AI's `ai.answer` job is sent here, so a
+   * stored question always gets its answer, even across a crash.
+   */
+  onUserMessage?: (message: { userId: string; messageId: string }, tx: Db) => Promise<void>;
   now?: () => Date;
 }
 
@@ -124,9 +130,9 @@ export function createChatService(deps: ChatServiceDeps) {
       const current = now();
       const claimed = input.date_time_utc ? new Date(input.date_time_utc) : current;
       const sentAt = claimed.getTime() - current.getTime() > MAX_CLOCK_SKEW_MS ? current : claimed;
-      const row = await repo.insert({
+      const values = {
         userId,
-        role: 'user',
+        role: 'user' as const,
         text: input.text,
         sentAt,
         imageUrls: input.images,
@@ -135,7 +141,11 @@ export function createChatService(deps: ChatServiceDeps) {
         sourceActivityUuids: [],
         replyToMessageId: reply?.message_uuid ?? null,
         replyToMessage: reply,
-      });
+      };
+      const { onUserMessage } = deps;
+      const row = onUserMessage
+        ? await repo.insertThen(values, (r, tx) => onUserMessage({ userId, messageId: r.id }, tx))
+        : await repo.insert(values);
       const message = toChatMessage(row);
       await deps.realtime.publish(userId, 'ReceiveMessage', message);
       return message;
