@@ -5,6 +5,7 @@ import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-ro
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
+import { WebPushSync } from '../../features/notifications/useWebPush';
 import { BannerProvider, useActiveBanners } from './banners';
 import { BannerStack } from './BannerStack';
 import { BottomBar } from './BottomBar';
@@ -60,6 +61,7 @@ function Shell() {
       <ProfileBanners />
       <ProfileLanguageSync />
       <MemoriesPrefetch />
+      <WebPushSync />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../shared/ui/Card';
+import { BrowserNotificationsSetting } from '../notifications/BrowserNotificationsSetting';
 import { SettingSwitch } from '../../shared/ui/SettingSwitch';
 import { ProfileGate } from './ProfileGate';
 import { pageClass, SettingsHeader } from './SettingsHeader';
@@ -26,6 +27,7 @@ function NotificationSettings({ allOn, push, sms }: { allOn: boolean; push: bool
         disabled={!allOn}
         onCheckedChange={(on) => channel.toggle('push_enabled', on)}
       />
+      <BrowserNotificationsSetting pushOn={allOn && push} />
       <SettingSwitch
         id="notifications-sms"
         label={t('settings.notifications.sms')}

@@ -7,6 +7,7 @@ import { session } from '../../shared/lib/api';
 import { notify } from '../../shared/lib/toast';
 import { useSession } from '../../shared/lib/useSession';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
+import { disableWebPush } from '../notifications/webPush';
 import { signedInName, useProfile } from './profile';
 
 const itemClass =
@@ -34,6 +35,14 @@ export function UserMenu() {
   async function signOut() {
     setSigningOut(true);
     try {
+      try {
+        await disableWebPush();
+      } catch (error) {
+        // Spec §4 "Push state": pushes must stop with the session, so sign-out waits until they can.
+        console.warn('disabling web push at sign-out failed', error);
+        notify.error(t('toasts.updateNotificationSettings'));
+        return;
+      }
       await session.signOut();
       notify.success(t('toasts.signedOut'));
       await navigate('/auth', { replace: true });
