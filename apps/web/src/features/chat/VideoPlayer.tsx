@@ -3,8 +3,19 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { thumbnailFor } from './thumbnailCache';
 
-/** A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file. */
-export function VideoPlayer({ video, className }: { video: VideoAttachment; className?: string }) {
+/**
+ * A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file.
+ * `autoPlay` starts it at once (a player opened by a tap, e.g. from a camera's past events).
+ */
+export function VideoPlayer({
+  video,
+  className,
+  autoPlay = false,
+}: {
+  video: VideoAttachment;
+  className?: string;
+  autoPlay?: boolean;
+}) {
   const { t } = useTranslation('chat');
   const ref = useRef<HTMLVideoElement>(null);
   const file = video.video_url ?? video.url ?? undefined;
@@ -65,7 +76,8 @@ export function VideoPlayer({ video, className }: { video: VideoAttachment; clas
         ref={ref}
         controls
         playsInline
-        preload="none"
+        autoPlay={autoPlay}
+        preload={autoPlay ? 'auto' : 'none'}
         poster={poster}
         aria-label={label ?? t('video.label')}
         className="w-full rounded-xl bg-black"
