@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { NotableMoment, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
 import { users } from '../schema.js';
 
@@ -30,8 +31,9 @@ export const chatMessages = pgTable(
 );
 
 /**
- * Hourly and daily highlights, written by the AI's summary job. `siteId` null covers every camera of the
- * user; `counts` holds activities per kind; `notableMoments` point at activities (and their clips).
+ * Hourly and daily highlights, written by the highlights jobs. `siteId` is the property covered (null: the
+ * cameras without one); `counts` holds activities per kind; `notableMoments` point at activities (and their
+ * clips). One summary per user, property, period and start: the jobs rewrite it as the day goes on.
  */
 export const activitySummaries = pgTable(
   'activity_summaries',
@@ -51,5 +53,14 @@ export const activitySummaries = pgTable(
     thumbnailKey: text('thumbnail_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('activity_summaries_user_period_idx').on(t.userId, t.periodStart)],
+  (t) => [
+    index('activity_summaries_user_period_idx').on(t.userId, t.periodStart),
+    // Null site ids compare equal here (coalesce), so "no property" has one summary per period too.
+    uniqueIndex('activity_summaries_one_per_period').on(
+      t.userId,
+      sql`coalesce(${t.siteId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      t.period,
+      t.periodStart,
+    ),
+  ],
 );

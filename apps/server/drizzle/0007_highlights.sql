@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "activity_summaries_one_per_period" ON "activity_summaries" USING btree ("user_id",coalesce("site_id", '00000000-0000-0000-0000-000000000000'::uuid),"period","period_start");
