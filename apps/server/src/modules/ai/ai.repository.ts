@@ -275,6 +275,14 @@ export function createAiRepository(db: Db) {
       return row;
     },
 
+    async findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> {
+      if (activityIds.length === 0) return [];
+      return db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), inArray(activities.id, activityIds)));
+    },
+
     async facesOf(userId: string, activityId: string): Promise<ActivityFaceRow[]> {
       return db
         .select()
@@ -338,6 +346,20 @@ export function createAiRepository(db: Db) {
           ),
         )
         .orderBy(asc(memories.createdAt));
+    },
+
+    /** Names and notes of the user's live memories (people, vehicles, animals), for the LLM's context. */
+    async memoryNotes(userId: string, now: Date) {
+      return db
+        .select({ id: memories.id, category: memories.category, name: memories.name, notes: memories.notes })
+        .from(memories)
+        .where(
+          and(
+            eq(memories.userId, userId),
+            inArray(memories.category, ['people', 'vehicles', 'animals']),
+            live(now),
+          ),
+        );
     },
 
     /** Amnesia-mode activities whose time is up, oldest first. */
