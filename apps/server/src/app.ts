@@ -57,6 +57,10 @@ import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
 import { createFaceEmbeddingsRepository } from './modules/ai/face-embeddings.repository.js';
 import { createFaceEmbeddingsService } from './modules/ai/face-embeddings.service.js';
+import { registerIngestWorkers, scheduleIngestJobs } from './modules/ingest/ingest.jobs.js';
+import { createIngestRepository } from './modules/ingest/ingest.repository.js';
+import { registerIngestRoutes } from './modules/ingest/ingest.routes.js';
+import { createIngestService } from './modules/ingest/ingest.service.js';
 import { createMemoriesRepository } from './modules/memories/memories.repository.js';
 import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
 import { createMemoriesService } from './modules/memories/memories.service.js';
@@ -262,6 +266,23 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     ftpPort: config.FTP_PORT,
     smtpPort: config.INGEST_SMTP_PORT,
   });
+  // Camera ingest, receiving side: uploads by FTP and SMTP (servers started by main.ts) and HTTP are stored
+  // and committed with their `ingest.process-upload` job before the camera hears "received".
+  const ingest = createIngestService({
+    repo: createIngestRepository(database.db),
+    database,
+    storage,
+    jobs,
+    log: deps.log,
+    dataDir: config.DATA_DIR,
+    maxBytes: config.INGEST_MAX_BYTES,
+    orphanAgeSeconds: config.INGEST_ORPHAN_AGE_SECONDS,
+  });
+  const verifyUploadLogin = (username: string, password: string) =>
+    uploadCredentials.verifyUploadCredentials(username, password);
+  app.decorate('ingest', { service: ingest, verifyUploadLogin });
+  await registerIngestWorkers(jobs, { ingest, log: deps.log });
+  app.addHook('onReady', () => scheduleIngestJobs(jobs));
   const sitesRepo = createSitesRepository(database.db);
   const sites = createSitesService({
     repo: sitesRepo,
@@ -367,6 +388,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerMediaRoutes(app, { storage, signer: mediaSigner, urlTtlSeconds: config.MEDIA_URL_TTL });
   await registerMemoryRoutes(app, { memories, guards, maxImageBytes: config.MAX_IMAGE_BYTES });
   registerCameraRoutes(app, { cameras, uploadCredentials, guards });
+  await registerIngestRoutes(app, {
+    ingest,
+    verify: verifyUploadLogin,
+    guards,
+    maxBytes: config.INGEST_MAX_BYTES,
+  });
   registerSiteRoutes(app, { sites, guards });
   registerAdminRoutes(app, { signup, guards });
   registerRealtimeRoutes(app, { realtime, users, guards });

@@ -14,6 +14,7 @@ import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints } from './endpoint.js';
+import { ingestEndpoints } from './ingest.endpoints.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { memoriesEndpoints } from './memories.endpoints.js';
 import { MESSAGES } from './messages.js';
@@ -44,6 +45,7 @@ const profile = okEnvelope(userProfileSchema);
 /** Every endpoint of spec §7 served so far, plus the identity provider's own. */
 export const endpoints = defineEndpoints({
   ...camerasEndpoints,
+  ...ingestEndpoints,
   // Identity provider (stands in for the spec's federated provider)
   signUp: {
     method: 'POST',

@@ -17,3 +17,4 @@ export * from './ai.js';
 export * from './ai.endpoints.js';
 export * from './activities.js';
 export * from './activities.endpoints.js';
+export * from './ingest.endpoints.js';

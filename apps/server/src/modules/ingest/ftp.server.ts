@@ -1,0 +1,317 @@
+import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo, Server } from 'node:net';
+import { posix } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { FtpSrv, type FileSystem, type FtpConnection } from 'ftp-srv';
+import type { Logger } from '../../platform/logger.js';
+import { createRateLimiter } from '../../platform/rate-limiter.js';
+import { cameraNameFromFtpPath } from './camera-name.js';
+import { UploadRefusedError } from './ingest.errors.js';
+import type { IngestService } from './ingest.service.js';
+import { quietLibraryLog } from './library-log.js';
+
+export interface FtpIngestOptions {
+  ingest: Pick<IngestService, 'acceptUpload'>;
+  verify: (username: string, password: string) => Promise<string | null>;
+  log: Logger;
+  host: string;
+  port: number;
+  pasvMin: number;
+  pasvMax: number;
+  /** Address (or name of one) passive-mode clients connect to; loopback clients get 127.0.0.1. */
+  publicHost: string;
+  tls?: { certFile: string; keyFile: string } | undefined;
+}
+
+export interface FtpIngestServer {
+  port: number;
+  /** Stops taking connections, lets running uploads finish (up to `timeoutMs`), then disconnects everyone. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** What the next 550 of a connection's failed STOR becomes (ftp-srv answers every failed STOR with 550). */
+interface PendingReply {
+  code: number;
+  message: string;
+}
+
+/** Bytes of a too-large upload read (and dropped) after refusing it before the transfer is cut off. */
+const MAX_DISCARD_BYTES = 256 * 1024 * 1024;
+
+/** ftp-srv replies 550 with the message of whatever a file system method throws. */
+const refused = (message: string) => new Error(message);
+
+const stat = (name: string, isDirectory: boolean, size = 0) => ({
+  name,
+  size,
+  mode: isDirectory ? 0o40755 : 0o100644,
+  mtime: new Date(),
+  uid: 0,
+  gid: 0,
+  nlink: 1,
+  isDirectory: () => isDirectory,
+});
+
+/**
+ * The one user's view of the FTP server: an empty, virtual root. Folders can be made and entered (cameras
+ * create date folders and change into them) but nothing is ever listed, read, renamed or deleted, and no
+ * path reaches a real directory: every path is resolved as text inside `/`, where `..` stops.
+ */
+class CameraUploadFileSystem {
+  private cwd = '/';
+  /** Files stored in this session and their sizes, so a camera that checks SIZE after STOR sees its file. */
+  private readonly stored = new Map<string, number>();
+  pendingReply: PendingReply | undefined;
+  inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly userId: string,
+    private readonly deps: Pick<FtpIngestOptions, 'ingest' | 'log'>,
+  ) {}
+
+  private resolve(path = '.'): string {
+    return posix.resolve('/', this.cwd, path.replace(/\\/g, '/'));
+  }
+
+  currentDirectory(): string {
+    return this.cwd;
+  }
+
+  get(fileName: string) {
+    const path = this.resolve(fileName);
+    const size = this.stored.get(path);
+    if (size !== undefined) return stat(posix.basename(path), false, size);
+    // Any folder "exists" (empty); no other file does.
+    if (path === '/' || !posix.extname(path)) return stat(posix.basename(path) || '/', true);
+    throw refused('No such file');
+  }
+
+  list(): unknown[] {
+    return [];
+  }
+
+  chdir(path?: string): string {
+    this.cwd = this.resolve(path);
+    return this.cwd;
+  }
+
+  mkdir(path: string): string {
+    return this.resolve(path);
+  }
+
+  read(): never {
+    throw refused('Downloads are not available');
+  }
+
+  delete(): never {
+    throw refused('Permission denied');
+  }
+
+  rename(): never {
+    throw refused('Permission denied');
+  }
+
+  chmod(): never {
+    throw refused('Permission denied');
+  }
+
+  getUniqueName(): string {
+    return `upload-${Date.now()}.bin`;
+  }
+
+  write(fileName: string, options: { append?: boolean; start?: number } = {}) {
+    if (options.append || (options.start ?? 0) > 0)
+      throw refused('Appending and resuming are not supported; send the whole file');
+    const clientPath = this.resolve(fileName);
+    const body = new PassThrough();
+    const accepted = this.deps.ingest.acceptUpload({
+      userId: this.userId,
+      cameraName: cameraNameFromFtpPath(clientPath),
+      source: 'ftp',
+      originalName: posix.basename(clientPath),
+      file: body,
+    });
+    this.inFlight.add(accepted);
+    accepted.then(
+      (upload) => {
+        if (this.stored.size >= 100) this.stored.clear();
+        this.stored.set(clientPath, upload.sizeBytes);
+      },
+      () => undefined,
+    );
+    void accepted.finally(() => this.inFlight.delete(accepted)).catch(() => undefined);
+
+    // The stream ftp-srv writes the data connection into. It finishes only when the upload is committed, and
+    // ftp-srv answers 226 on "finish": the acknowledgement promises the upload is stored.
+    let refusal: Error | undefined;
+    let discarded = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        // Refused as too large while bytes still arrive: read the rest without keeping it, so the camera
+        // gets a clean 552 instead of a reset connection; a sender that goes on and on is cut off.
+        if (refusal) {
+          discarded += chunk.length;
+          return cb(discarded > MAX_DISCARD_BYTES ? refusal : null);
+        }
+        if (body.write(chunk)) cb();
+        else body.once('drain', () => cb());
+      },
+      final(cb) {
+        body.end();
+        accepted.then(
+          () => cb(),
+          (err: unknown) => cb(err as Error),
+        );
+      },
+      destroy(err, cb) {
+        body.destroy(err ?? undefined);
+        cb(err);
+      },
+    });
+    accepted.catch((err: unknown) => {
+      this.pendingReply =
+        err instanceof UploadRefusedError
+          ? { code: err.reason === 'too_large' ? 552 : 553, message: err.message }
+          : { code: 451, message: 'The upload could not be stored; send it again' };
+      if (err instanceof UploadRefusedError && err.reason === 'too_large') {
+        refusal = err;
+        // A write waiting for the spool, which is gone now, goes on discarding.
+        body.emit('drain');
+        return;
+      }
+      if (!(err instanceof UploadRefusedError))
+        this.deps.log.error({ err, userId: this.userId }, 'FTP upload failed');
+      if (!sink.writableFinished) sink.destroy(err as Error);
+    });
+    // ftp-srv ends the transfer by emitting "close" on a stream that listens for it (pipe does).
+    sink.once('close', () => {
+      if (!sink.destroyed && !sink.writableEnded) sink.end();
+    });
+    // Errors reach ftp-srv through its own listener; this one keeps a late second error from crashing.
+    sink.on('error', () => undefined);
+    return { stream: sink, clientPath };
+  }
+}
+
+/**
+ * The IPv4 address a PASV reply carries (four numbers, not a name) for `host`, looked up when first needed so
+ * a name that does not resolve yet does not stop the server; until it does, passive replies say 127.0.0.1
+ * (EPSV, which most clients try first, carries no address and works regardless).
+ */
+function passiveAddress(host: string, log: Logger): () => Promise<string> {
+  let resolved: string | undefined;
+  let warned = false;
+  return async () => {
+    if (resolved) return resolved;
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return (resolved = host);
+    try {
+      return (resolved = (await lookup(host, { family: 4 })).address);
+    } catch (err) {
+      if (!warned)
+        log.warn({ err, host }, 'FTP passive host does not resolve; set FTP_PUBLIC_HOST to an IPv4 address');
+      warned = true;
+      return '127.0.0.1';
+    }
+  };
+}
+
+const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+
+export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpIngestServer> {
+  const { log } = options;
+  const publicAddress = passiveAddress(options.publicHost, log);
+  const loginAttempts = createRateLimiter({ max: 10, windowMs: 60_000 });
+  const systems = new Map<string, CameraUploadFileSystem>();
+
+  // ftp-srv quits the process on SIGTERM/SIGINT itself; the app drains it in order instead.
+  const signalListeners = new Map(
+    (['SIGTERM', 'SIGINT', 'SIGQUIT'] as const).map((s) => [s, new Set(process.listeners(s))]),
+  );
+  const server = new FtpSrv({
+    url: `ftp://${options.host}:${options.port}`,
+    pasv_min: options.pasvMin,
+    pasv_max: options.pasvMax,
+    // ftp-srv also accepts a function of the client's address here (its typings do not say so).
+    pasv_url: ((clientIp: string) =>
+      isLoopback(clientIp) ? '127.0.0.1' : publicAddress) as unknown as string,
+    greeting: 'Homesitter camera uploads',
+    anonymous: false,
+    tls: options.tls
+      ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
+      : false,
+    log: quietLibraryLog(log.child({ component: 'ftp' })),
+    timeout: 5 * 60_000,
+  });
+  for (const [signal, before] of signalListeners)
+    for (const listener of process.listeners(signal))
+      if (!before.has(listener)) process.off(signal, listener);
+
+  server.on('login', ({ connection, username, password }, resolve, reject) => {
+    const ip = connection.ip;
+    if (loginAttempts.hit(ip) > 0) {
+      reject(new Error('Too many failed logins; try again in a minute'));
+      return;
+    }
+    options.verify(username, password).then(
+      (userId) => {
+        if (!userId) {
+          log.info({ ip, username: username.slice(0, 40) }, 'FTP login refused');
+          reject(new Error('Login incorrect'));
+          return;
+        }
+        loginAttempts.reset(ip);
+        const fs = new CameraUploadFileSystem(userId, options);
+        systems.set(connection.id, fs);
+        interceptFailedStorReply(connection, fs);
+        resolve({ fs: fs as unknown as FileSystem });
+      },
+      (err: unknown) => {
+        log.error({ err }, 'FTP login check failed');
+        reject(new Error('Login failed; try again'));
+      },
+    );
+  });
+  server.on('disconnect', ({ id }) => systems.delete(id));
+  server.on('client-error', ({ error }) => log.debug({ err: error }, 'FTP client error'));
+
+  await server.listen();
+  // The listening socket (untyped in ftp-srv): its port when asked for 0, and closing it first on drain.
+  const listener = (server as unknown as { server: Server }).server;
+  const port = (listener.address() as AddressInfo).port;
+  log.info(
+    { port, passive: `${options.pasvMin}-${options.pasvMax}`, tls: Boolean(options.tls) },
+    'FTP ingest listening',
+  );
+
+  return {
+    port,
+    async close(timeoutMs = 15_000) {
+      // Stop taking connections; the callback would wait for every open session, so it is not awaited.
+      listener.close();
+      const running = [...systems.values()].flatMap((fs) => [...fs.inFlight]);
+      if (running.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled(running),
+          new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+        ]);
+        clearTimeout(timer);
+      }
+      await server.close();
+    },
+  };
+}
+
+/** ftp-srv answers a failed STOR with 550 and the error's text; the file system knows the right answer. */
+function interceptFailedStorReply(connection: FtpConnection, fs: CameraUploadFileSystem): void {
+  const reply = connection.reply.bind(connection);
+  connection.reply = (options: number | object, ...letters: unknown[]) => {
+    const pending = fs.pendingReply;
+    if (options === 550 && pending) {
+      fs.pendingReply = undefined;
+      return reply(pending.code, pending.message);
+    }
+    return reply(options, ...letters);
+  };
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectStorage } from '../../adapters/storage/storage.js';
+import type { Database } from '../../platform/db/client.js';
+import type { UploadSource } from '../../platform/db/schema/activities.js';
+import type { Jobs } from '../../platform/jobs.js';
+import type { Logger } from '../../platform/logger.js';
+import '../activities/activities.jobs.js';
+import { userMediaPrefix } from '../media/media.cleanup.js';
+import { normalizeCameraName } from './camera-name.js';
+import { UploadRefusedError } from './ingest.errors.js';
+import type { IngestRepository, NewUploadRow } from './ingest.repository.js';
+import { sniffFile, type SniffedMedia } from './media-sniff.js';
+
+export interface UploadInput {
+  userId: string;
+  /** As the upload named it; normalised here. */
+  cameraName: string;
+  source: UploadSource;
+  /** The file name the camera gave (kept for the record, never used to decide what the bytes are). */
+  originalName: string;
+  /** A file the caller owns (read, left in place) or a stream (spooled under DATA_DIR, then removed). */
+  file: string | Readable;
+}
+
+export interface AcceptedUpload {
+  uploadId: string;
+  cameraName: string;
+  media: SniffedMedia;
+  sizeBytes: number;
+}
+
+/** An upload checked and spooled, not yet stored: commit it or discard it. */
+export interface PreparedUpload {
+  row: NewUploadRow;
+  media: SniffedMedia;
+  path: string;
+  /** Whether `path` is our spool file (removed when done) rather than the caller's. */
+  spooled: boolean;
+}
+
+export interface IngestServiceDeps {
+  repo: IngestRepository;
+  database: Database;
+  storage: ObjectStorage;
+  jobs: Jobs;
+  log: Logger;
+  dataDir: string;
+  maxBytes: number;
+  /** Age after which a stored upload file without a row is an orphan (a crash between store and commit). */
+  orphanAgeSeconds: number;
+  now?: () => number;
+}
+
+/** Where stored uploads of a user live (covered by the per-user media clean-up on account deletion). */
+export const uploadsPrefix = (userId: string) => `${userMediaPrefix(userId)}/uploads`;
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Keeps log lines one line and short whatever a camera calls its files. */
+const printable = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
+
+/**
+ * The receiving half of camera ingest, shared by FTP, SMTP and HTTP. An upload is spooled to disk (clips
+ * never sit in memory whole), sniffed, put on storage, and then its row and `ingest.process-upload` job are
+ * committed in one transaction. Only after that does the caller acknowledge (FTP 226, SMTP 250, HTTP 202),
+ * so an acknowledged upload survives a crash; anything that fails earlier removes what it stored.
+ */
+export function createIngestService(deps: IngestServiceDeps) {
+  const { repo, storage, jobs, log, maxBytes } = deps;
+  const now = deps.now ?? Date.now;
+  const spoolDir = join(deps.dataDir, 'ingest-spool');
+  let spoolReady: Promise<unknown> | undefined;
+
+  /** Logs one line and counts the refusal in the user's day (reason "refused"). */
+  async function recordRefusal(
+    input: Pick<UploadInput, 'userId' | 'source' | 'originalName'>,
+    err: UploadRefusedError,
+  ): Promise<void> {
+    log.warn(
+      { userId: input.userId, source: input.source, file: printable(input.originalName), reason: err.reason },
+      'camera upload refused',
+    );
+    await repo
+      .countRefusal(input.userId, utcDay(now()))
+      .catch((e: unknown) => log.error({ err: e }, 'could not count a refused upload'));
+  }
+
+  /** Copies the stream to a spool file, refusing it as soon as it passes the size limit. */
+  async function spool(stream: Readable): Promise<string> {
+    spoolReady ??= mkdir(spoolDir, { recursive: true });
+    await spoolReady;
+    const path = join(spoolDir, `${randomUUID()}.part`);
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > maxBytes) cb(new UploadRefusedError('too_large', maxBytes));
+        else cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, limit, createWriteStream(path, { mode: 0o600 }));
+      return path;
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+  }
+
+  async function discard(prepared: PreparedUpload[]): Promise<void> {
+    await Promise.all(prepared.filter((p) => p.spooled).map((p) => rm(p.path, { force: true })));
+  }
+
+  const service = {
+    /** Spools (when given a stream) and sniffs one upload; refuses (and counts) what is not acceptable media. */
+    async prepare(input: UploadInput): Promise<PreparedUpload> {
+      const spooled = typeof input.file !== 'string';
+      let path: string;
+      try {
+        path = typeof input.file === 'string' ? input.file : await spool(input.file);
+      } catch (err) {
+        if (err instanceof UploadRefusedError) await recordRefusal(input, err);
+        throw err;
+      }
+      try {
+        const { size } = await stat(path);
+        if (size > maxBytes) throw new UploadRefusedError('too_large', maxBytes);
+        const sniffed = await sniffFile(path);
+        if (!sniffed.ok) throw new UploadRefusedError(sniffed.reason, maxBytes);
+        const id = randomUUID();
+        return {
+          path,
+          spooled,
+          media: sniffed.media,
+          row: {
+            id,
+            userId: input.userId,
+            cameraName: normalizeCameraName(input.cameraName),
+            source: input.source,
+            storageKey: `${uploadsPrefix(input.userId)}/${id}.${sniffed.media.ext}`,
+            originalName: input.originalName.slice(0, 255),
+            mediaKind: sniffed.media.kind,
+            contentType: sniffed.media.contentType,
+            sizeBytes: size,
+          },
+        };
+      } catch (err) {
+        if (spooled) await rm(path, { force: true });
+        if (err instanceof UploadRefusedError) await recordRefusal(input, err);
+        throw err;
+      }
+    },
+
+    /**
+     * Stores the prepared uploads and commits their rows and jobs in one transaction; resolves only then.
+     * On any failure what was stored is removed and the error is thrown: all of them or none.
+     */
+    async commit(prepared: PreparedUpload[]): Promise<AcceptedUpload[]> {
+      const stored: string[] = [];
+      try {
+        await Promise.all(
+          prepared.map(async (p) => {
+            await storage.putFile(p.row.storageKey, p.path, p.media.contentType);
+            stored.push(p.row.storageKey);
+          }),
+        );
+        await deps.database.db.transaction(async (tx) => {
+          await repo.insertUploads(
+            prepared.map((p) => p.row),
+            tx,
+          );
+          for (const p of prepared) await jobs.send('ingest.process-upload', { uploadId: p.row.id }, { tx });
+        });
+      } catch (err) {
+        await Promise.all(
+          stored.map((key) =>
+            storage
+              .delete(key)
+              .catch((e: unknown) => log.error({ err: e, key }, 'could not remove a stored upload')),
+          ),
+        );
+        throw err;
+      } finally {
+        await discard(prepared);
+      }
+      return prepared.map((p) => ({
+        uploadId: p.row.id,
+        cameraName: p.row.cameraName,
+        media: p.media,
+        sizeBytes: p.row.sizeBytes,
+      }));
+    },
+
+    discard,
+    recordRefusal,
+
+    /** One upload, received whole: resolves when it is safe to acknowledge. */
+    async acceptUpload(input: UploadInput): Promise<AcceptedUpload> {
+      const prepared = await service.prepare(input);
+      const [accepted] = await service.commit([prepared]);
+      return accepted!;
+    },
+
+    /**
+     * Leftovers of uploads cut off by a crash: stored files no row refers to (older than the orphan age, so
+     * an upload between store and commit on another instance is left alone) and old spool files.
+     */
+    async sweepOrphans(): Promise<{ objects: number; spoolFiles: number }> {
+      const cutoff = now() - deps.orphanAgeSeconds * 1000;
+      let objects = 0;
+      for (const userId of await repo.usersWithUploadLogin()) {
+        const candidates: string[] = [];
+        for await (const o of storage.list(uploadsPrefix(userId)))
+          if (o.modifiedAt.getTime() < cutoff) candidates.push(o.key);
+        for (let i = 0; i < candidates.length; i += 500) {
+          const batch = candidates.slice(i, i + 500);
+          const known = await repo.knownStorageKeys(userId, batch);
+          for (const key of batch.filter((k) => !known.has(k))) {
+            await storage.delete(key);
+            objects += 1;
+          }
+        }
+      }
+      let spoolFiles = 0;
+      const names = await readdir(spoolDir).catch(() => [] as string[]);
+      for (const name of names) {
+        const path = join(spoolDir, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info && info.mtimeMs < cutoff) {
+          await rm(path, { force: true });
+          spoolFiles += 1;
+        }
+      }
+      if (objects + spoolFiles > 0)
+        log.info({ objects, spoolFiles }, 'leftovers of interrupted uploads removed');
+      return { objects, spoolFiles };
+    },
+  };
+  return service;
+}
+export type IngestService = ReturnType<typeof createIngestService>;
