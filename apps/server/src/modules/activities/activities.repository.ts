@@ -215,6 +215,8 @@ export function createActivitiesRepository(db: Db) {
         .where(
           and(
             bySubject(subject),
+            // Kept only for an alert while amnesia mode was on: never part of the history.
+            isNull(activities.ephemeralUntil),
             filters.cameraName === undefined
               ? undefined
               : sql`${activities.cameraId} in (select ${cameras.id} from ${cameras} where ${cameras.userId} = ${activities.userId} and lower(${cameras.name}) = lower(${filters.cameraName}))`,
