@@ -18,14 +18,14 @@ export interface BunyanLike {
  * What matters (refusals, failures, listening) the ingest servers log themselves.
  */
 export function quietLibraryLog(log: Logger): BunyanLike {
-  const call: LogCall = (...args) => Reflect.apply(log.debug, log, args);
+  const call: LogCall = (...args) => void Reflect.apply(log.debug, log, args);
   return {
     child: (bindings) => quietLibraryLog(log.child(bindings)),
-    trace: (...args) => Reflect.apply(log.trace, log, args),
+    trace: (...args) => void Reflect.apply(log.trace, log, args),
     debug: call,
     info: call,
     warn: call,
     error: call,
-    fatal: (...args) => Reflect.apply(log.warn, log, args),
+    fatal: (...args) => void Reflect.apply(log.warn, log, args),
   };
 }
