@@ -13,7 +13,9 @@ import { cn } from '../../shared/ui/cn';
 import { SettingsHeader } from '../settings/SettingsHeader';
 import { useCameraDetail, useRemoveCamera } from './api';
 import { CameraSettingsForm } from './CameraSettingsForm';
+import { DeleteHistory } from './DeleteHistory';
 import { NoActivity } from './NoActivity';
+import { PastActivities } from './PastActivities';
 import { RenameCameraDialog } from './RenameCameraDialog';
 import { StatusBadge } from './StatusBadge';
 
@@ -93,10 +95,17 @@ export default function CameraDetailPage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="mb-6">
-        <NoActivity kind={tab} lastActivity={data.last_activity_date_time_utc} />
+        {tab === 'past' ? (
+          <PastActivities cameraName={data.name} lastActivity={data.last_activity_date_time_utc} />
+        ) : (
+          <NoActivity kind={tab} lastActivity={data.last_activity_date_time_utc} />
+        )}
       </div>
 
-      <CameraSettingsForm key={data.camera_uuid + data.name} camera={data} />
+      <div className="flex flex-col gap-4">
+        <CameraSettingsForm key={data.camera_uuid + data.name} camera={data} />
+        <DeleteHistory cameraName={data.name} />
+      </div>
 
       {renaming ? (
         <RenameCameraDialog

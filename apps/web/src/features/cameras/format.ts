@@ -1,4 +1,23 @@
-/** "12 Mar, 14:05" in the user's language and time zone. */
-export function formatDateTime(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+/**
+ * "12 Mar, 14:05" in the user's language and time zone (the profile's, when known; else the browser's).
+ */
+export function formatDateTime(iso: string, language: string, timeZone?: string | null): string {
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  try {
+    return new Intl.DateTimeFormat(language, { ...options, ...(timeZone ? { timeZone } : {}) }).format(
+      new Date(iso),
+    );
+  } catch {
+    // A time zone the browser does not know: its own is the next best.
+    return new Intl.DateTimeFormat(language, options).format(new Date(iso));
+  }
+}
+
+/** "0:07" or "1:02:03" for a clip's length. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
