@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/app.js';
 import { activities, activityFaces } from '../../platform/db/schema.js';
+import { createLogger } from '../../platform/logger.js';
 import {
   addCamera,
   addPerson,
@@ -17,6 +18,7 @@ import {
   startAiApp,
   type AiTestUser,
 } from './ai.test-support.js';
+import { createEphemeralPurge } from './amnesia.service.js';
 
 const ROSE = descriptorOf(1);
 const STRANGER = descriptorOf(40);
@@ -304,6 +306,54 @@ describe('reruns', () => {
 });
 
 describe('amnesia mode', () => {
+  it('purges the activity, its faces and its alert when its time is up, and keeps it out of the history', async () => {
+    const { who, ai, activity } = await household();
+    await call(t, who, 'POST', '/api/users/update-amnesia-mode', { is_amnesia_mode_enabled: true });
+    const a = await activity('rose');
+    await ai.analysis.analyseActivity(a.id);
+    const list = await call(t, who, 'GET', '/api/users/activities');
+    expect(list.json<{ data: unknown[] }>().data).toEqual([]);
+    const single = await call(t, who, 'GET', `/api/users/activities/${a.id}`);
+    expect(single.statusCode, 'the alert can still open it').toBe(200);
+
+    const purge = (at: Date) =>
+      createEphemeralPurge({
+        repo: ai.repo,
+        chat: t.app.chat,
+        alerts: ai.alerts,
+        deleteActivity: async (userId, id) =>
+          void (await t.app.activities.deleteActivities([{ userId, id }])),
+        log: createLogger('silent'),
+        now: () => at,
+      }).purgeDue();
+    expect(await purge(new Date(Date.now() + 3_600_000))).toBe(0);
+    expect(await purge(new Date(Date.now() + 24 * 3_600_000))).toBe(1);
+    expect(await t.database.db.select().from(activities).where(eq(activities.id, a.id))).toEqual([]);
+    expect(await history(who)).toEqual([]);
+  });
+
+  it('keeps an alert that also shows an activity recorded before amnesia mode, without the purged one', async () => {
+    const { who, ai, activity } = await household();
+    const kept = await activity('rose', new Date('2026-06-01T13:12:00Z'));
+    await ai.analysis.analyseActivity(kept.id);
+    await call(t, who, 'POST', '/api/users/update-amnesia-mode', { is_amnesia_mode_enabled: true });
+    const forgotten = await activity('car', new Date('2026-06-01T13:12:20Z'));
+    await ai.analysis.analyseActivity(forgotten.id);
+    expect((await history(who))[0]!.source_activity_uuid_list).toEqual([kept.id, forgotten.id]);
+
+    await createEphemeralPurge({
+      repo: ai.repo,
+      chat: t.app.chat,
+      alerts: ai.alerts,
+      deleteActivity: async (userId, id) => void (await t.app.activities.deleteActivities([{ userId, id }])),
+      log: createLogger('silent'),
+      now: () => new Date(Date.now() + 24 * 3_600_000),
+    }).purgeDue();
+    const [alert] = await history(who);
+    expect(alert!.source_activity_uuid_list).toEqual([kept.id]);
+    expect(alert!.videos.map((v) => v.activity_uuid)).toEqual([kept.id]);
+  });
+
   it('still alerts, but the activity is kept only for the alert and no face is stored', async () => {
     const { who, ai, activity } = await household();
     const on = await call(t, who, 'POST', '/api/users/update-amnesia-mode', {
