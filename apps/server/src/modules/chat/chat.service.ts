@@ -16,6 +16,11 @@ export interface ChatServiceDeps {
    * stored question always gets its answer, even across a crash.
    */
   onUserMessage?: (message: { userId: string; messageId: string }, tx: Db) => Promise<void>;
+  /**
+   * Fresh signed URLs for the clips of history messages (stored ones expire after MEDIA_URL_TTL); the AI
+   * module's, wired in app.ts. Without it, history answers the URLs as they were stored.
+   */
+  refreshAttachments?: (userId: string, messages: ChatMessage[]) => Promise<ChatMessage[]>;
   now?: () => Date;
 }
 
@@ -112,8 +117,9 @@ export function createChatService(deps: ChatServiceDeps) {
     ): Promise<{ data: ChatMessage[]; pagination: Pagination }> {
       const userId = await userIdOf(subject);
       const { rows, hasMore } = await repo.pageNewestFirst(userId, page, pageSize);
+      const messages = rows.reverse().map(toChatMessage);
       return {
-        data: rows.reverse().map(toChatMessage),
+        data: deps.refreshAttachments ? await deps.refreshAttachments(userId, messages) : messages,
         pagination: { page, pageSize, hasMore },
       };
     },
