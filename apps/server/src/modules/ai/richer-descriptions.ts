@@ -1,0 +1,64 @@
+import { imageDataUrl } from '../../adapters/llm/llm.js';
+import type { AiRepository, AnalysisContext } from './ai.repository.js';
+import type { AlertsService } from './alerts.service.js';
+import { factsOf, localisedLanguage } from './descriptions.js';
+import type { LlmDescriber } from './llm-describe.js';
+
+/**
+ * With a language model (`LLM_BASE_URL`), an alert's sentence is rewritten from the image and the facts
+ * (what was detected and recognised, the camera's notes, the recognised memories' notes). The alert goes out
+ * first with the composer's sentence; this runs after it (`ai.describe-alert`) and updates the same message.
+ * A slow, failing or doubtful answer leaves the composer's sentence in place (llm-describe.ts decides).
+ */
+export interface RicherDescriptionsDeps {
+  repo: Pick<AiRepository, 'loadContext' | 'memoryNotes' | 'updateDescriptions'>;
+  describer: Pick<LlmDescriber, 'describe'>;
+  /** The activity's picture (its poster or thumbnail), for models that look at images. */
+  image(ctx: AnalysisContext): Promise<{ bytes: Buffer; contentType: string } | undefined>;
+  alerts: Pick<AlertsService, 'refresh'>;
+  now?: () => Date;
+}
+
+export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    async describe(activityId: string): Promise<void> {
+      const ctx = await repo.loadContext(activityId);
+      const messageId = ctx?.activity.alertMessageId;
+      if (!ctx?.activity.description || !messageId) return;
+      const { activity, camera, user } = ctx;
+      const memories = await repo.memoryNotes(user.id, now());
+      const recognised = new Set(activity.recognised.map((r) => r.memory_uuid));
+      const picture = await deps.image(ctx);
+      const richer = await deps.describer.describe({
+        facts: factsOf({
+          cameraName: camera.name,
+          siteName: ctx.siteName,
+          timezone: user.timezone,
+          occurredAt: activity.occurredAt,
+          mediaKind: activity.mediaKind,
+          objects: activity.objects,
+          recognised: activity.recognised,
+        }),
+        localizedLanguage: localisedLanguage(user.preferredLanguage),
+        imageUrl: picture && imageDataUrl(picture.bytes, picture.contentType),
+        cameraNotes: camera.notes,
+        memoryNotes: memories
+          .filter((m) => recognised.has(m.id) && m.notes?.trim())
+          .map((m) => ({
+            name: activity.recognised.find((r) => r.memory_uuid === m.id)!.name,
+            notes: m.notes!,
+          })),
+        knownNames: memories.flatMap((m) =>
+          m.category !== 'vehicles' && m.name?.trim() ? [m.name.trim()] : [],
+        ),
+      });
+      if (!richer) return;
+      await repo.updateDescriptions(activity.id, richer);
+      await deps.alerts.refresh(user.id, messageId);
+    },
+  };
+}
+export type RicherDescriptions = ReturnType<typeof createRicherDescriptions>;
