@@ -1,5 +1,6 @@
 import { createServer } from './app.js';
 import { createDeps } from './bootstrap.js';
+import { startIngestServers, type IngestServers } from './modules/ingest/ingest.servers.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { startIntervalTasks } from './platform/scheduler.js';
 
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const stopTasks = startIntervalTasks(app.backgroundTasks, app.log);
   app.addHook('onClose', async () => stopTasks());
 
+  let ingest: IngestServers | undefined;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -20,10 +22,11 @@ async function main(): Promise<void> {
       app.log.error('requests still running after 25 s; exiting anyway');
       process.exit(1);
     }, 25_000).unref();
-    // Fastify stops accepting, lets in-flight requests finish and runs the onClose hooks (jobs drain there);
+    // Then Fastify stops accepting, lets in-flight requests finish and runs the onClose hooks (jobs drain there);
     // the database closes after all of them (onClose hooks run last-added first, so not as one of them).
-    app
-      .close()
+    // Camera uploads first: no new ones, the running ones finish (they need the jobs and the database).
+    (ingest ? ingest.close() : Promise.resolve())
+      .then(() => app.close())
       .then(async () => {
         await deps.mailer.close();
         await deps.database.close();
@@ -40,8 +43,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  if (config.INGEST_ENABLED && !closing) ingest = await startIngestServers(app, config);
   app.log.info(
-    { url: config.PUBLIC_URL, database: deps.database.kind, mail: deps.mailer.kind },
+    {
+      url: config.PUBLIC_URL,
+      database: deps.database.kind,
+      mail: deps.mailer.kind,
+      ...(ingest ? { ftpPort: ingest.ftpPort, smtpPort: ingest.smtpPort } : {}),
+    },
     'Homesitter is running',
   );
 }

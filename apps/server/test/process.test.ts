@@ -70,6 +70,9 @@ beforeAll(async () => {
     DATABASE_URL: '',
     SMTP_URL: '',
     INIT_CWD: dataDir,
+    // The camera FTP and SMTP servers start too, on ports of their own choosing.
+    FTP_PORT: '0',
+    INGEST_SMTP_PORT: '0',
   };
 });
 
