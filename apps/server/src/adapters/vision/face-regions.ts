@@ -9,10 +9,11 @@ import type { Box } from './vision.js';
 /** Faces narrower than this (pixels) are skipped: their descriptors are too noisy to identify anyone. */
 export const MIN_FACE_SIZE = 32;
 /**
- * People shorter than this (pixels) are not searched: a face is about an eighth of a standing person, so a
- * shorter box cannot hold a face of MIN_FACE_SIZE unless it is a head-and-shoulders close-up.
+ * People narrower than this (pixels) are not searched. Shoulders are two to three faces wide whether the box
+ * holds a whole standing body or a head-and-shoulders close-up, so a narrower person cannot show a face of
+ * MIN_FACE_SIZE (the small pedestrians of a car park, for instance).
  */
-export const MIN_PERSON_HEIGHT = 4 * MIN_FACE_SIZE;
+export const MIN_PERSON_WIDTH = 2.5 * MIN_FACE_SIZE;
 /** At most this many face searches per image (each costs one SSD pass): the largest people first. */
 export const MAX_FACE_REGIONS = 4;
 
@@ -54,9 +55,9 @@ function clamp(box: Box, width: number, height: number): Box {
 export function headRegion(person: Box, width: number, height: number): Box {
   const [x, y, w, h] = person;
   const marginX = w * 0.15;
-  const top = y - h * 0.1;
+  const top = y - h * 0.2;
   const regionW = w + 2 * marginX;
-  const fullH = h * 1.15;
+  const fullH = h * 1.25;
   const regionH = Math.min(fullH, Math.max(regionW * 1.25, h * 0.5));
   return clamp([x - marginX, top, regionW, regionH], width, height);
 }
@@ -67,7 +68,7 @@ export function headRegion(person: Box, width: number, height: number): Box {
  */
 export function faceSearchRegions(people: Box[], width: number, height: number): Box[] {
   let regions = people
-    .filter((p) => p[3] >= MIN_PERSON_HEIGHT)
+    .filter((p) => p[2] >= MIN_PERSON_WIDTH && p[3] >= MIN_FACE_SIZE)
     .sort((a, b) => area(b) - area(a))
     .slice(0, MAX_FACE_REGIONS)
     .map((p) => headRegion(p, width, height))
@@ -87,6 +88,19 @@ export function faceSearchRegions(people: Box[], width: number, height: number):
     }
   }
   return regions;
+}
+
+/**
+ * Whether a face found in the whole image belongs to one of the people: its centre lies in a person's box
+ * widened by half its width on each side and raised by half its height (a detector's person box sometimes
+ * holds only the torso, with the head above it).
+ */
+export function nearPerson(face: Box, people: Box[]): boolean {
+  const cx = face[0] + face[2] / 2;
+  const cy = face[1] + face[3] / 2;
+  return people.some(
+    ([x, y, w, h]) => cx >= x - w / 2 && cx <= x + w * 1.5 && cy >= y - h / 2 && cy <= y + h,
+  );
 }
 
 /** A copy of a rectangle of packed RGB pixels. */

@@ -32,7 +32,7 @@ export function kindOfLabel(label: string): ObjectKind | undefined {
  * (docs/vision.md has the sweep): every labelled person, vehicle and animal scores at or above these, and
  * nothing in the empty scenes does.
  */
-export const DEFAULT_MIN_SCORES: Record<ObjectKind, number> = { person: 0.3, vehicle: 0.3, animal: 0.3 };
+export const DEFAULT_MIN_SCORES: Record<ObjectKind, number> = { person: 0.3, vehicle: 0.25, animal: 0.3 };
 
 /** Faces below this SSD score are not reported (face-api's own default). */
 export const DEFAULT_FACE_MIN_SCORE = 0.5;

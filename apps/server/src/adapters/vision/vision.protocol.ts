@@ -19,8 +19,11 @@ export interface WorkerSettings {
 }
 
 export type VisionRequest =
-  /** `image` is the picture faces are cut from and boxes refer to; `detect` the same, small, for the detector. */
-  | { id: number; type: 'analyse'; image: RawImage; detect: RawImage; faces: boolean }
+  /**
+   * `image` is the picture faces are cut from and boxes refer to; `detect` the same picture letterboxed into
+   * the detector's square (top-left aligned, padded right or below), `detectScale` image pixels per detect pixel.
+   */
+  | { id: number; type: 'analyse'; image: RawImage; detect: RawImage; detectScale: number; faces: boolean }
   | { id: number; type: 'embed'; image: RawImage };
 
 export interface AnalyseReply {

@@ -6,7 +6,7 @@
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { MIN_FACE_SIZE, cropRgb, dedupeFaces, faceSearchRegions } from './face-regions.js';
+import { MIN_FACE_SIZE, cropRgb, dedupeFaces, faceSearchRegions, nearPerson } from './face-regions.js';
 import { loadVisionRuntime, type RawFace, type VisionRuntime } from './tfjs-runtime.js';
 import { dominantColour } from './vehicle-colour.js';
 import type { Box, DetectedFace, DetectedObject } from './vision.js';
@@ -33,6 +33,15 @@ for (const [method, level] of Object.entries(levels)) {
 
 function tensorOf(tf: typeof Tf, image: RawImage): Tf.Tensor3D {
   return tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+}
+
+/** A box clipped to the image, in whole pixels (a detection may reach into the letterbox's padding). */
+function inside(box: Box, image: RawImage): Box {
+  const x0 = Math.max(0, Math.round(box[0]));
+  const y0 = Math.max(0, Math.round(box[1]));
+  const x1 = Math.min(image.width, Math.round(box[0] + box[2]));
+  const y1 = Math.min(image.height, Math.round(box[1] + box[3]));
+  return [x0, y0, Math.max(0, x1 - x0), Math.max(0, y1 - y0)];
 }
 
 const round = (box: Box): Box => [
@@ -65,9 +74,15 @@ async function facesIn(rt: VisionRuntime, image: RawImage): Promise<DetectedFace
   }
 }
 
+/**
+ * Faces of the people in an image: searched in each person's head region; when those hold none (a box that
+ * caught only a torso, say), once in the whole image, keeping the faces that sit with a person.
+ */
 async function facesInPeople(rt: VisionRuntime, image: RawImage, people: Box[]): Promise<DetectedFace[]> {
+  const regions = faceSearchRegions(people, image.width, image.height);
+  if (regions.length === 0) return [];
   const found: DetectedFace[] = [];
-  for (const region of faceSearchRegions(people, image.width, image.height)) {
+  for (const region of regions) {
     const crop = tensorOf(rt.tf, {
       data: cropRgb(image.data, image.width, region),
       width: region[2],
@@ -81,7 +96,9 @@ async function facesInPeople(rt: VisionRuntime, image: RawImage, people: Box[]):
       crop.dispose();
     }
   }
-  return dedupeFaces(found.filter((f) => f.box[2] >= MIN_FACE_SIZE));
+  const faces = dedupeFaces(found.filter((f) => f.box[2] >= MIN_FACE_SIZE));
+  if (faces.length > 0) return faces;
+  return (await facesIn(rt, image)).filter((f) => nearPerson(f.box, people));
 }
 
 async function analyse(
@@ -101,8 +118,11 @@ async function analyse(
   for (const o of raw) {
     const kind = kindOfLabel(o.label);
     if (!kind || o.score < settings.minScores[kind]) continue;
-    const [x, y, w, h] = o.boxRaw;
-    const box = round([x * image.width, y * image.height, w * image.width, h * image.height]);
+    const box = inside(
+      o.boxRaw.map((v, i) => v * (i % 2 === 0 ? detect.width : detect.height) * request.detectScale) as Box,
+      image,
+    );
+    if (box[2] === 0 || box[3] === 0) continue;
     const object: DetectedObject = { kind, label: o.label, score: o.score, box };
     // A bicycle's box is mostly what is behind its frame.
     if (kind === 'vehicle' && o.label !== 'bicycle') {
