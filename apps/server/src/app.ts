@@ -43,6 +43,14 @@ import { createChatService } from './modules/chat/chat.service.js';
 import { createHighlightsRepository } from './modules/highlights/highlights.repository.js';
 import { registerHighlightsRoutes } from './modules/highlights/highlights.routes.js';
 import { createHighlightsService } from './modules/highlights/highlights.service.js';
+import { registerHighlightsWorkers, scheduleHighlightsJobs } from './modules/highlights/highlights.jobs.js';
+import { createHighlightsWriter } from './modules/highlights/highlights.writer.js';
+import { createLlmFromConfig } from './adapters/llm/from-config.js';
+import { attachmentFor } from './modules/ai/alert-message.js';
+import { registerAssistantWorker } from './modules/ai/assistant.jobs.js';
+import { createAssistantRepository } from './modules/ai/assistant.repository.js';
+import { createAssistantService } from './modules/ai/assistant.service.js';
+import { createSignedUrlCache } from './modules/media/signed-urls.js';
 import { createHub } from './modules/realtime/realtime.hub.js';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.js';
 import { createRealtimeService } from './modules/realtime/realtime.service.js';
@@ -316,8 +324,23 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) =>
       mediaSigner.check(key, exp, sig),
     ),
+    // Every question gets its answer: the job commits with the message.
+    onUserMessage: (message, tx) => jobs.send('ai.answer', message, { tx }),
   });
-  const highlights = createHighlightsService({ repo: createHighlightsRepository(database.db), users });
+  const highlightsRepo = createHighlightsRepository(database.db);
+  const summaryMedia = {
+    file: createSignedUrlCache({
+      sign: (key, ttl) => storage.signedUrl(key, ttl),
+      urlTtlSeconds: config.MEDIA_URL_TTL,
+      now: () => new Date(),
+    }).url,
+    playlist: createSignedUrlCache({
+      sign: (key, ttl) => mediaSigner.url(key, roundedExpiry(ttl)),
+      urlTtlSeconds: config.MEDIA_URL_TTL,
+      now: () => new Date(),
+    }).url,
+  };
+  const highlights = createHighlightsService({ repo: highlightsRepo, users, media: summaryMedia });
   app.decorate('realtime', realtime);
   app.decorate('chat', chat);
 
@@ -369,6 +392,23 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     deps.notifications ?? createNotificationsFromConfig(config, { db: database.db, log: deps.log });
   app.decorate('notifications', notifications);
   app.addHook('onClose', () => notifications.close());
+
+  // The home sitter's language: chat answers (`ai.answer`, sent with the user's message) and highlights.
+  const llm = createLlmFromConfig(config);
+  const assistant = createAssistantService({
+    repo: createAssistantRepository(database.db),
+    chat,
+    memories,
+    notify: (userId, notification) => notifications.notify(userId, notification),
+    attachment: async (row) => attachmentFor(row, await activityRenderer.render(row)),
+    llm,
+    log: deps.log,
+  });
+  await registerAssistantWorker(jobs, { assistant, log: deps.log });
+  const highlightsWriter = createHighlightsWriter({ repo: highlightsRepo, log: deps.log });
+  await registerHighlightsWorkers(jobs, { writer: highlightsWriter, log: deps.log });
+  app.addHook('onReady', () => scheduleHighlightsJobs(jobs));
+  app.decorate('highlightsWriter', highlightsWriter);
 
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));

@@ -6,17 +6,25 @@ import { dayWindow } from '../../platform/time.js';
 export interface HighlightsServiceDeps {
   repo: HighlightsRepository;
   users: Pick<UsersService, 'getProfile'>;
-  /** Turns a stored media key into a URL the client may load; URLs stored as such pass through. */
-  mediaUrl?: (keyOrUrl: string) => string;
+  /** Signed URLs of stored media keys: files (pictures, clips) and HLS playlists. */
+  media?: {
+    file(key: string): Promise<string> | string;
+    playlist(key: string): Promise<string> | string;
+  };
 }
 
-const passThrough = (keyOrUrl: string) => keyOrUrl;
+/** Summaries keep media keys; URLs stored as such (absolute or rooted) pass through unchanged. */
+const isUrl = (v: string) => /^(https?:)?\/\//.test(v) || v.startsWith('/');
 
-export function toActivitySummary(
+export async function toActivitySummary(
   row: ActivitySummaryRow,
-  mediaUrl: (keyOrUrl: string) => string = passThrough,
-): ActivitySummary {
-  const media = (v: string | null) => (v ? mediaUrl(v) : null);
+  media?: HighlightsServiceDeps['media'],
+): Promise<ActivitySummary> {
+  const sign = async (v: string | null, kind: 'file' | 'playlist') => {
+    if (!v) return null;
+    if (isUrl(v) || !media) return v;
+    return kind === 'file' ? media.file(v) : media.playlist(v);
+  };
   return {
     summary_uuid: row.id,
     site_uuid: row.siteId,
@@ -25,14 +33,16 @@ export function toActivitySummary(
     period_end: row.periodEnd.toISOString(),
     counts: row.counts,
     recognised_names: row.recognisedNames,
-    notable_moments: row.notableMoments.map((m) => ({
-      ...m,
-      thumbnail_image_url: media(m.thumbnail_image_url),
-      clip_url: media(m.clip_url),
-      hls_url: media(m.hls_url),
-    })),
+    notable_moments: await Promise.all(
+      row.notableMoments.map(async (m) => ({
+        ...m,
+        thumbnail_image_url: await sign(m.thumbnail_image_url, 'file'),
+        clip_url: await sign(m.clip_url, 'file'),
+        hls_url: await sign(m.hls_url, 'playlist'),
+      })),
+    ),
     text: row.text,
-    thumbnail_image_url: media(row.thumbnailKey),
+    thumbnail_image_url: await sign(row.thumbnailKey, 'file'),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -44,7 +54,7 @@ export function createHighlightsService(deps: HighlightsServiceDeps) {
       const profile = await deps.users.getProfile(subject);
       const { start, end } = dayWindow(date, profile.timezone ?? 'UTC');
       const rows = await deps.repo.listStartingBetween(profile.user_uuid, start, end);
-      return rows.map((row) => toActivitySummary(row, deps.mediaUrl));
+      return Promise.all(rows.map((row) => toActivitySummary(row, deps.media)));
     },
   };
 }

@@ -1,0 +1,220 @@
+/**
+ * The highlights jobs' work: hourly summaries of each property's last hours and daily summaries of the
+ * user's local day, written from the activities table and rewritten as the day goes on. Counts by kind, who
+ * was recognised, notable moments with their activity uuids, and a text in the user's language. Users in
+ * amnesia mode get none (nothing new is kept).
+ */
+import type { NotableMoment } from '@homesitter/contract';
+import type { Logger } from '../../platform/logger.js';
+import { instantOfWallTime, wallTimeIn } from '../../platform/time.js';
+import { dayWindow } from '../../platform/time.js';
+import { localDate, zoneOrUtc } from '../ai/language/clock.js';
+import { describeActivity } from '../ai/language/describe.js';
+import { languageOf, type Language, type ObjectKind } from '../ai/language/lexicon.js';
+import { composeSummary, type SummaryCounts } from '../ai/language/summary.js';
+import type { HighlightsRepository, SummarisedActivity, SummaryOwner } from './highlights.repository.js';
+
+const HOUR_MS = 3_600_000;
+/** Complete local hours each hourly run (re)writes: the last one, and the one before for late analyses. */
+const HOURS_PER_RUN = 2;
+/** During the first hours of a local day the day before is rewritten too, so it ends complete. */
+const FINISH_YESTERDAY_HOURS = 2;
+const MOMENTS = { hourly: 3, daily: 5 } as const;
+
+export interface HighlightsWriterDeps {
+  repo: HighlightsRepository;
+  log: Logger;
+  now?: () => Date;
+}
+
+/** How much an activity is worth a mention: someone known, then people, vehicles, animals; motion is not. */
+function notability(a: SummarisedActivity): number {
+  const kinds = new Set(a.objects.map((o) => o.kind));
+  return (
+    (a.recognised.length > 0 ? 4 : 0) +
+    (kinds.has('person') ? 3 : 0) +
+    (kinds.has('vehicle') ? 2 : 0) +
+    (kinds.has('animal') ? 2 : 0) +
+    (a.mediaKind === 'video' && kinds.size > 0 ? 0.5 : 0)
+  );
+}
+
+function sentenceOf(a: SummarisedActivity, owner: SummaryOwner, language: Language): string {
+  const stored = language === 'en' ? a.description : a.descriptionLocalized;
+  if (stored?.trim()) return stored.trim();
+  return describeActivity(
+    {
+      cameraName: a.cameraName,
+      occurredAt: a.occurredAt,
+      timezone: owner.timezone,
+      objects: a.objects.flatMap((o) =>
+        Array.from({ length: Math.max(1, o.count ?? 1) }, () => ({
+          kind: o.kind,
+          label: o.label,
+          color: o.color,
+        })),
+      ),
+      recognised: a.recognised,
+      mediaKind: a.mediaKind,
+    },
+    language,
+  );
+}
+
+export interface PeriodSummary {
+  siteId: string | null;
+  periodEnd: Date;
+  counts: SummaryCounts;
+  recognisedNames: string[];
+  notableMoments: NotableMoment[];
+  text: string;
+  thumbnailKey: string | null;
+}
+
+/** One property's summary of a period, from its activities (oldest first). */
+export function summarise(
+  list: SummarisedActivity[],
+  ctx: {
+    owner: SummaryOwner;
+    period: 'hourly' | 'daily';
+    periodStart: Date;
+    periodEnd: Date;
+    siteId: string | null;
+    siteName: string | null;
+    now: Date;
+  },
+): PeriodSummary {
+  const language = languageOf(ctx.owner.preferredLanguage);
+  const counts: Record<string, number> = {};
+  const names: string[] = [];
+  for (const a of list) {
+    const kinds = new Set<ObjectKind>(a.objects.map((o) => o.kind));
+    if (kinds.size === 0) counts.other = (counts.other ?? 0) + 1;
+    for (const k of kinds) counts[k] = (counts[k] ?? 0) + 1;
+    for (const r of a.recognised) if (!names.includes(r.name)) names.push(r.name);
+  }
+  const ranked = list
+    .map((a) => ({ a, score: notability(a) }))
+    .filter((x) => x.score > 0)
+    .sort((x, y) => y.score - x.score || y.a.occurredAt.getTime() - x.a.occurredAt.getTime())
+    .slice(0, MOMENTS[ctx.period]);
+  const moments = ranked.map(({ a }) => ({
+    activity_uuid: a.id,
+    date_time_utc: a.occurredAt.toISOString(),
+    camera_name: a.cameraName,
+    description: sentenceOf(a, ctx.owner, language),
+    // Media keys; the highlights service signs them when a client reads the summary.
+    thumbnail_image_url: a.thumbnailKey,
+    clip_url: a.videoKey,
+    hls_url: a.hlsKey,
+  }));
+  const text = composeSummary(
+    {
+      period: ctx.period,
+      periodStart: ctx.periodStart,
+      periodEnd: ctx.periodEnd,
+      siteName: ctx.siteName,
+      timezone: ctx.owner.timezone,
+      now: ctx.now,
+      total: list.length,
+      counts,
+      recognisedNames: names,
+      moments: moments.map((m) => m.description),
+    },
+    language,
+  );
+  return {
+    siteId: ctx.siteId,
+    periodEnd: ctx.periodEnd,
+    counts,
+    recognisedNames: names,
+    // Shown in time order; chosen by how notable they are.
+    notableMoments: [...moments].sort((x, y) => x.date_time_utc.localeCompare(y.date_time_utc)),
+    text,
+    thumbnailKey: moments.find((m) => m.thumbnail_image_url)?.thumbnail_image_url ?? null,
+  };
+}
+
+export function createHighlightsWriter(deps: HighlightsWriterDeps) {
+  const { repo, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Writes one period of one owner: a summary per property with activity in it. */
+  async function writePeriod(
+    owner: SummaryOwner,
+    period: 'hourly' | 'daily',
+    periodStart: Date,
+    periodEnd: Date,
+    at: Date,
+  ): Promise<number> {
+    const until = new Date(Math.min(periodEnd.getTime(), at.getTime()));
+    const list = await repo.activitiesBetween(owner.id, periodStart, until);
+    const bySite = new Map<string | null, SummarisedActivity[]>();
+    for (const a of list) bySite.set(a.siteId, [...(bySite.get(a.siteId) ?? []), a]);
+    const names = await repo.siteNames(
+      owner.id,
+      [...bySite.keys()].filter((id): id is string => id !== null),
+    );
+    const summaries = [...bySite].map(([siteId, acts]) =>
+      summarise(acts, {
+        owner,
+        period,
+        periodStart,
+        periodEnd,
+        siteId,
+        siteName: siteId ? (names.get(siteId) ?? null) : null,
+        now: at,
+      }),
+    );
+    await repo.replacePeriod(owner.id, period, periodStart, summaries);
+    return summaries.length;
+  }
+
+  /** [start, end) of the complete local hour `back` hours before the one `at` is in. */
+  function localHour(at: Date, timezone: string | null, back: number): { start: Date; end: Date } {
+    const zone = zoneOrUtc(timezone);
+    const w = wallTimeIn(at.getTime(), zone);
+    const current = Date.UTC(w.year, w.month - 1, w.day, w.hour);
+    return {
+      start: instantOfWallTime(current - back * HOUR_MS, zone),
+      end: instantOfWallTime(current - (back - 1) * HOUR_MS, zone),
+    };
+  }
+
+  return {
+    /** Hourly summaries of the last complete local hours, per owner and property with activity. */
+    async hourly(at: Date = now()): Promise<number> {
+      const owners = await repo.ownersWithActivity(
+        new Date(at.getTime() - (HOURS_PER_RUN + 1) * HOUR_MS),
+        at,
+      );
+      let written = 0;
+      for (const owner of owners) {
+        for (let back = 1; back <= HOURS_PER_RUN; back++) {
+          const { start, end } = localHour(at, owner.timezone, back);
+          written += await writePeriod(owner, 'hourly', start, end, at);
+        }
+      }
+      log.debug({ owners: owners.length, written }, 'hourly highlights written');
+      return written;
+    },
+
+    /** Today's summary so far and, early in the local day, yesterday's in full. */
+    async daily(at: Date = now()): Promise<number> {
+      const owners = await repo.ownersWithActivity(new Date(at.getTime() - 26 * HOUR_MS), at);
+      let written = 0;
+      for (const owner of owners) {
+        const zone = zoneOrUtc(owner.timezone);
+        const today = dayWindow(localDate(at, zone), zone);
+        written += await writePeriod(owner, 'daily', today.start, today.end, at);
+        if (at.getTime() - today.start.getTime() < FINISH_YESTERDAY_HOURS * HOUR_MS) {
+          const yesterday = dayWindow(localDate(new Date(today.start.getTime() - 1), zone), zone);
+          written += await writePeriod(owner, 'daily', yesterday.start, yesterday.end, at);
+        }
+      }
+      log.debug({ owners: owners.length, written }, 'daily highlights written');
+      return written;
+    },
+  };
+}
+export type HighlightsWriter = ReturnType<typeof createHighlightsWriter>;
