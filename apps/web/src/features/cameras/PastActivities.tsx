@@ -41,7 +41,8 @@ export function PastActivities({
   const timeZone = useProfile().data?.timezone;
   const activities = useCameraActivities(cameraName);
   useLiveActivities(cameraName);
-  const [open, setOpen] = useState<Activity | null>(null);
+  // By id, so the viewer shows the event as the latest list has it (a snapshot may join it meanwhile).
+  const [openId, setOpenId] = useState<string | null>(null);
   const when = (a: Activity) => formatDateTime(a.date_time_utc, i18n.language, timeZone);
 
   if (activities.isPending) return <PastSkeleton label={t('past.loading')} />;
@@ -57,13 +58,18 @@ export function PastActivities({
   }
   const items = activities.data;
   if (items.length === 0) return <NoActivity kind="past" lastActivity={lastActivity} />;
+  const open = items.find((a) => a.activity_uuid === openId);
 
   return (
     <div className="flex flex-col gap-3">
       <ul aria-label={t('past.listLabel', { name: cameraName })} className="flex flex-col gap-3">
         {items.map((activity) => (
           <li key={activity.activity_uuid}>
-            <ActivityItem activity={activity} when={when(activity)} onOpen={() => setOpen(activity)} />
+            <ActivityItem
+              activity={activity}
+              when={when(activity)}
+              onOpen={() => setOpenId(activity.activity_uuid)}
+            />
           </li>
         ))}
       </ul>
@@ -80,7 +86,7 @@ export function PastActivities({
       ) : (
         <p className="text-center text-sm text-slate-400">{t('past.end')}</p>
       )}
-      {open ? <ActivityViewer activity={open} when={when(open)} onClose={() => setOpen(null)} /> : null}
+      {open ? <ActivityViewer activity={open} when={when(open)} onClose={() => setOpenId(null)} /> : null}
     </div>
   );
 }

@@ -1,0 +1,210 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launch, mailedLink, MOBILE, openPage, seriousViolations, uniqueEmail } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'correct horse battery';
+const CAMERA = 'Porch';
+
+interface Session {
+  idToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: { uid: string; email: string };
+}
+
+let browser: Browser;
+let media: { clip: Buffer; snapshot: Buffer };
+beforeAll(async () => {
+  browser = await launch();
+  media = cameraMedia();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A 3 s H.264 clip and a JPEG snapshot, made by the system ffmpeg (what a camera would send). */
+function cameraMedia() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hs-e2e-media-'));
+  const ffmpeg = (args: string[]) => {
+    const r = spawnSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', ...args]);
+    if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr.toString()}`);
+  };
+  const source = ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25'];
+  ffmpeg([
+    ...source,
+    '-t',
+    '3',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '25',
+    path.join(dir, 'clip.mp4'),
+  ]);
+  ffmpeg([...source, '-frames:v', '1', path.join(dir, 'snap.jpg')]);
+  return {
+    clip: readFileSync(path.join(dir, 'clip.mp4')),
+    snapshot: readFileSync(path.join(dir, 'snap.jpg')),
+  };
+}
+
+async function call<T>(method: string, url: string, session: Session | null, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(session ? { authorization: `Bearer ${session.idToken}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A verified user with a profile in Berlin time, made through the API (sign-up has its own tests). */
+async function verifiedUser(): Promise<Session> {
+  const email = uniqueEmail('past');
+  const first = await call<Session>('POST', '/api/auth/sign-up', null, { email, password: PASSWORD });
+  const code = new URL(await mailedLink(dataDir, email, 'verify-email')).searchParams.get('code');
+  await call('POST', '/api/auth/verify-email', null, { code });
+  const session = await call<Session>('POST', '/api/auth/token', null, { refreshToken: first.refreshToken });
+  await call('POST', '/api/users', session, { timezone: 'Europe/Berlin' });
+  return session;
+}
+
+async function signedInContext(session: Session, options: object): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const stored = {
+    idToken: session.idToken,
+    refreshToken: session.refreshToken,
+    expiresAt: Date.now() + session.expiresIn * 1000,
+    user: session.user,
+  };
+  await context.addInitScript((value) => {
+    if (!window.localStorage.getItem('homesitter.session'))
+      window.localStorage.setItem('homesitter.session', value);
+  }, JSON.stringify(stored));
+  return context;
+}
+
+/** What a camera does: POST its files to the HTTP ingest with the user's camera upload login. */
+async function cameraUpload(session: Session, files: { name: string; type: string; bytes: Buffer }[]) {
+  const { data: login } = await call<{ data: { username: string; password: string } }>(
+    'GET',
+    '/api/users/camera-email-credentials',
+    session,
+  );
+  const form = new FormData();
+  form.set('camera_name', CAMERA);
+  for (const f of files) form.append('file', new Blob([f.bytes], { type: f.type }), f.name);
+  const res = await fetch(`${baseUrl}/api/ingest/events`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`,
+    },
+    body: form,
+  });
+  expect(res.status, await res.clone().text()).toBe(202);
+}
+
+async function openPast(page: Page) {
+  await page.goto(`${baseUrl}/cameras/${CAMERA}`);
+  await page.getByRole('heading', { name: CAMERA, level: 1 }).waitFor();
+  await page.getByRole('tab', { name: 'Past' }).click();
+}
+
+const items = (page: Page) => page.getByTestId('activity');
+
+describe("a camera's past events", () => {
+  let session: Session;
+
+  it('shows a new event as it arrives, with its time in the user’s time zone, and plays its clip', async () => {
+    session = await verifiedUser();
+    await call('POST', '/api/users/cameras', session, { name: CAMERA });
+    const context = await signedInContext(session, DESKTOP);
+    const { page, errors } = await openPage(context);
+    await openPast(page);
+    await page.getByText('Past events appear here once the camera uploads clips or snapshots.').waitFor();
+
+    await cameraUpload(session, [{ name: 'motion.mp4', type: 'video/mp4', bytes: media.clip }]);
+    // Processed in the background and announced over realtime: it appears without a reload.
+    await items(page).first().waitFor({ timeout: 30_000 });
+    // The camera's snapshot of the same moment joins that event.
+    await cameraUpload(session, [{ name: 'motion.jpg', type: 'image/jpeg', bytes: media.snapshot }]);
+    let data: { date_time_utc: string; image_urls: string[] }[] = [];
+    await expect
+      .poll(
+        async () => {
+          ({ data } = await call<{ data: typeof data }>(
+            'GET',
+            `/api/users/activities?camera_name=${CAMERA}`,
+            session,
+          ));
+          return data.map((a) => a.image_urls.length);
+        },
+        { timeout: 30_000 },
+      )
+      .toEqual([1]);
+    await openPast(page);
+    await items(page).first().waitFor();
+    expect(await items(page).count()).toBe(1);
+    const berlin = new Intl.DateTimeFormat('en', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Europe/Berlin',
+    }).format(new Date(data[0]!.date_time_utc));
+    await items(page).first().locator('time').filter({ hasText: berlin }).waitFor();
+    const thumbnail = items(page).first().locator('img');
+    await expect
+      .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: `Play the clip from ${berlin}` }).click();
+    const viewer = page.getByRole('dialog');
+    await viewer.waitFor();
+    const video = viewer.locator('video');
+    // hls.js (or the browser's own HLS) has the stream attached and the clip starts playing.
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc || v.src)).not.toBe('');
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await viewer.getByRole('img', { name: /Snapshot 1 of 1 from Porch/ }).waitFor();
+    await viewer.getByRole('link', { name: 'Download the clip' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('deletes the history from the camera settings after a confirmation (mobile layout)', async () => {
+    const context = await signedInContext(session, MOBILE);
+    const { page, errors } = await openPage(context);
+    await openPast(page);
+    await items(page).first().waitFor();
+
+    await page.getByRole('button', { name: 'Delete history' }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete the history of ${CAMERA}?` });
+    await confirm.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Delete history' }).click();
+    await page.getByText(`History of ${CAMERA} deleted (1 event)`).waitFor();
+    await page.getByText('Past events appear here once the camera uploads clips or snapshots.').waitFor();
+    const { data } = await call<{ data: unknown[] }>(
+      'GET',
+      `/api/users/activities?camera_name=${CAMERA}`,
+      session,
+    );
+    expect(data).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
