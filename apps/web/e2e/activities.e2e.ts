@@ -103,7 +103,7 @@ async function cameraUpload(session: Session, files: { name: string; type: strin
   );
   const form = new FormData();
   form.set('camera_name', CAMERA);
-  for (const f of files) form.append('file', new Blob([f.bytes], { type: f.type }), f.name);
+  for (const f of files) form.append('file', new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
   const res = await fetch(`${baseUrl}/api/ingest/events`, {
     method: 'POST',
     headers: {
