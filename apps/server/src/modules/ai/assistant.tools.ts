@@ -204,13 +204,15 @@ function resultForModel(result: SearchResult, scope: AssistantScope) {
     to: result.query.to?.toISOString(),
     total_matches: result.total,
     answer_per_property: result.groupByProperty,
-    groups: [...groups].map(([key, list]) => ({
-      ...(result.groupByProperty ? { property: siteName(key) } : {}),
-      count: list.length,
-      activities: pickCited(result.query, list, MODEL_ACTIVITIES_PER_PROPERTY).map((a) =>
-        activityForModel(a, scope),
-      ),
-    })),
+    groups: [...groups]
+      .sort(([a], [b]) => siteName(a).localeCompare(siteName(b)))
+      .map(([key, list]) => ({
+        ...(result.groupByProperty ? { property: siteName(key) } : {}),
+        count: list.length,
+        activities: pickCited(result.query, list, MODEL_ACTIVITIES_PER_PROPERTY).map((a) =>
+          activityForModel(a, scope),
+        ),
+      })),
   };
 }
 
