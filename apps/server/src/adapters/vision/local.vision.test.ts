@@ -1,0 +1,153 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../platform/logger.js';
+import { createLocalVisionEngine, type LocalVisionOptions } from './local.vision.js';
+import { UnreadableImageError, type VisionEngine } from './vision.js';
+
+/**
+ * The engine's own promises (queue, lazy start, crash, hang, close, scaling back to the image's size) with a
+ * stand-in worker that speaks the protocol without models (test/vision-fake.worker.mjs). The models
+ * themselves are tested on real photos in vision.test.ts.
+ */
+const fakeWorker = new URL('../../../test/vision-fake.worker.mjs', import.meta.url);
+const starts = join(mkdtempSync(join(tmpdir(), 'hs-vision-')), 'starts');
+process.env.FAKE_VISION_STARTS = starts;
+const started = () => readFileSync(starts, 'utf8').split('\n').filter(Boolean).length;
+
+/** A plain image of a given size; the stand-in worker reads its width as the command. */
+const image = (width: number, height = 10) =>
+  sharp({ create: { width, height, channels: 3, background: '#808080' } })
+    .jpeg()
+    .toBuffer();
+
+let engines: VisionEngine[] = [];
+function engine(options: Partial<LocalVisionOptions> = {}): VisionEngine {
+  const e = createLocalVisionEngine({ log: createLogger('silent'), workerUrl: fakeWorker, ...options });
+  engines.push(e);
+  return e;
+}
+afterEach(async () => {
+  await Promise.all(engines.map((e) => e.close()));
+  engines = [];
+  writeFileSync(starts, '');
+  delete process.env.FAKE_VISION_FATAL;
+});
+
+/** Waits until a condition holds (checked every 20 ms, for at most 10 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(condition()).toBe(true);
+}
+
+const threadOf = async (e: VisionEngine, width = 40) =>
+  (await e.analyse(await image(width))).objects[0]?.label;
+
+describe('local vision engine (queue and worker lifecycle)', () => {
+  it('starts its worker on first use only, and keeps it for the calls after', async () => {
+    writeFileSync(starts, '');
+    const e = engine();
+    expect(started()).toBe(0);
+    const first = await threadOf(e);
+    const second = await threadOf(e);
+    expect(first).toMatch(/^thread-\d+$/);
+    expect(second).toBe(first);
+    expect(started()).toBe(1);
+  });
+
+  it('runs one call at a time by default, and several on as many workers when asked', async () => {
+    // Calls that never finish (width 12) hold their worker, so every call running at once needs a worker.
+    const hang = await image(12);
+    const settle = (calls: Promise<unknown>[]) => Promise.allSettled(calls);
+
+    writeFileSync(starts, '');
+    const three = engine({ concurrency: 3 });
+    const parallel = settle([three.analyse(hang), three.analyse(hang), three.analyse(hang)]);
+    await until(() => started() === 3);
+    await three.close();
+    await parallel;
+
+    writeFileSync(starts, '');
+    const one = engine();
+    const serial = settle([one.analyse(hang), one.analyse(hang), one.analyse(hang)]);
+    await until(() => started() === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(started()).toBe(1);
+    await one.close();
+    expect((await serial).every((r) => r.status === 'rejected')).toBe(true);
+  });
+
+  it('rejects the call a crashing worker was running, and starts a fresh one for the next', async () => {
+    writeFileSync(starts, '');
+    const e = engine();
+    const before = await threadOf(e);
+    await expect(e.analyse(await image(11))).rejects.toThrow(/exited with code 3/);
+    const after = await threadOf(e);
+    expect(after).not.toBe(before);
+    expect(started()).toBe(2);
+  });
+
+  it('gives up on a worker that does not answer in time, and carries on with a new one', async () => {
+    const e = engine({ timeoutMs: 2_000 });
+    await expect(e.analyse(await image(12))).rejects.toThrow(/longer than 2000 ms/);
+    expect(await threadOf(e)).toMatch(/^thread-/);
+  });
+
+  it('passes on a call the worker could not do, keeping the worker', async () => {
+    const e = engine();
+    const before = await threadOf(e);
+    await expect(e.analyse(await image(13))).rejects.toThrow(/could not look/);
+    expect(await threadOf(e)).toBe(before);
+  });
+
+  it('fails the call when the models cannot be loaded, and tries again on the next', async () => {
+    writeFileSync(starts, '');
+    process.env.FAKE_VISION_FATAL = '1';
+    const e = engine();
+    await expect(e.analyse(await image(40))).rejects.toThrow(/could not be loaded: no models here/);
+    await expect(e.analyse(await image(40))).rejects.toThrow(/could not be loaded/);
+    expect(started()).toBe(2);
+  });
+
+  it('rejects queued and later calls once closed', async () => {
+    const e = engine();
+    const [hang, other] = [await image(12), await image(40)];
+    const running = e.analyse(hang);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const queued = e.analyse(other);
+    const outcomes = Promise.allSettled([running, queued]);
+    await e.close();
+    const [a, b] = await outcomes;
+    expect(a.status === 'rejected' && String(a.reason)).toMatch(/closed/);
+    expect(b.status === 'rejected' && String(b.reason)).toMatch(/closed/);
+    await expect(e.analyse(other)).rejects.toThrow(/closed/);
+  });
+
+  it('answers in pixels of the image as given, however small it was looked at', async () => {
+    const e = engine();
+    const result = await e.analyse(await image(4000, 2000));
+    expect([result.width, result.height]).toEqual([4000, 2000]);
+    expect(result.objects[0]?.box).toEqual([0, 0, 4000, 2000]);
+    const [face] = await e.embedFaces(await image(3000, 1500));
+    expect(face?.box).toEqual([0, 0, 3000, 1500]);
+  });
+
+  it('reports the size after the EXIF orientation', async () => {
+    const turned = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } })
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const result = await engine().analyse(turned);
+    expect([result.width, result.height]).toEqual([30, 60]);
+  });
+
+  it('refuses what is not an image before any worker is involved', async () => {
+    writeFileSync(starts, '');
+    const e = engine();
+    await expect(e.analyse(Buffer.from('not an image'))).rejects.toBeInstanceOf(UnreadableImageError);
+    await expect(e.embedFaces(Buffer.alloc(0))).rejects.toBeInstanceOf(UnreadableImageError);
+    expect(started()).toBe(0);
+  });
+});
