@@ -1,0 +1,175 @@
+import type { ActivitySummary } from '@homesitter/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { activities } from '../../platform/db/schema.js';
+import {
+  car,
+  dog,
+  insertActivity,
+  person,
+  userWithCameras,
+  type World,
+} from '../ai/assistant.test-support.js';
+import { eq } from 'drizzle-orm';
+
+// Users live in Europe/Berlin (UTC+2 in June): 10 June runs from 9 June 22:00 UTC to 10 June 22:00 UTC.
+let t: TestApp;
+let world: World;
+const ROSE = '0b6a0b55-3c1e-4a55-9e2a-1f2f3e4d5c6b';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  world = await userWithCameras(t, { Home: ['Front Door', 'Driveway'], Cabin: ['Porch'], '': ['Shed'] });
+  await insertActivity(t, world, world.cameras['Front Door']!, {
+    at: new Date('2025-06-10T07:12:00Z'),
+    objects: [person()],
+    recognised: [{ category: 'people', memory_uuid: ROSE, name: 'Rose' }],
+  });
+  await insertActivity(t, world, world.cameras.Driveway!, {
+    at: new Date('2025-06-10T07:40:00Z'),
+    objects: [car('white')],
+    mediaKind: 'video',
+    keys: { video: `users/${world.userId}/activities/a/clip.mp4` },
+  });
+  await insertActivity(t, world, world.cameras['Front Door']!, { at: new Date('2025-06-10T07:50:00Z') });
+  await insertActivity(t, world, world.cameras.Porch!, {
+    at: new Date('2025-06-10T07:30:00Z'),
+    objects: [dog()],
+  });
+  await insertActivity(t, world, world.cameras.Shed!, {
+    at: new Date('2025-06-10T09:10:00Z'),
+    objects: [person()],
+  });
+  // Kept only for its alert (amnesia mode at the time): never summarised.
+  await insertActivity(t, world, world.cameras['Front Door']!, {
+    at: new Date('2025-06-10T07:20:00Z'),
+    objects: [person(), person()],
+    ephemeralUntil: new Date('2025-06-11T07:20:00Z'),
+  });
+});
+afterAll(() => t.close());
+
+async function summaries(who: World, date: string): Promise<ActivitySummary[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/users/activity-summaries?date=${date}`,
+    headers: who.user.auth,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ data: ActivitySummary[] }>().data;
+}
+const of = (list: ActivitySummary[], period: 'hourly' | 'daily', siteId: string | null) =>
+  list.filter((s) => s.period === period && s.site_uuid === siteId);
+
+describe('hourly highlights', () => {
+  it("summarise each property's last complete local hours", async () => {
+    // 10:05 in Berlin: the hours 08:00–09:00 and 09:00–10:00 are complete.
+    const written = await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
+    expect(written).toBe(2);
+    const list = await summaries(world, '2025-06-10');
+    const [home] = of(list, 'hourly', world.sites.Home!);
+    expect(home).toMatchObject({
+      period_start: '2025-06-10T07:00:00.000Z',
+      period_end: '2025-06-10T08:00:00.000Z',
+      counts: { person: 1, vehicle: 1, other: 1 },
+      recognised_names: ['Rose'],
+      text:
+        'Between 9:00 AM and 10:00 AM at Home: three events, one with a person, one with a vehicle, and one with motion only. ' +
+        'Recognised: Rose. Notable: Rose walked up to the Front Door at 9:12 AM. A white car pulled into the Driveway at 9:40 AM.',
+    });
+    expect(home!.notable_moments.map((m) => [m.camera_name, m.date_time_utc])).toEqual([
+      ['Front Door', '2025-06-10T07:12:00.000Z'],
+      ['Driveway', '2025-06-10T07:40:00.000Z'],
+    ]);
+    const clip = home!.notable_moments[1]!;
+    expect(clip.clip_url).toMatch(/^http:\/\/homesitter\.test\/media\/users\/.+\/clip\.mp4\?exp=\d+&sig=/);
+    expect(clip.thumbnail_image_url).toMatch(/thumb\.jpg\?exp=\d+&sig=/);
+    expect(of(list, 'hourly', world.sites.Cabin!)[0]).toMatchObject({
+      counts: { animal: 1 },
+      recognised_names: [],
+    });
+  });
+});
+
+describe('daily highlights', () => {
+  it("write today's summary per property and update it as the day goes on", async () => {
+    await t.app.highlightsWriter.daily(new Date('2025-06-10T09:30:00Z'));
+    let list = await summaries(world, '2025-06-10');
+    expect(list.slice(0, 3).map((s) => s.period)).toEqual(['daily', 'daily', 'daily']);
+    expect(of(list, 'daily', world.sites.Home!)[0]!.text).toMatch(
+      /^Today at Home so far: three events, one with a person, one with a vehicle, and one with motion only\./,
+    );
+    expect(of(list, 'daily', null)[0]).toMatchObject({ counts: { person: 1 } });
+    expect(of(list, 'daily', world.sites.Cabin!)[0]).toMatchObject({ counts: { animal: 1 } });
+
+    await insertActivity(t, world, world.cameras.Porch!, {
+      at: new Date('2025-06-10T09:20:00Z'),
+      objects: [person()],
+    });
+    await t.app.highlightsWriter.daily(new Date('2025-06-10T10:30:00Z'));
+    list = await summaries(world, '2025-06-10');
+    expect(list.filter((s) => s.period === 'daily')).toHaveLength(3);
+    expect(of(list, 'daily', world.sites.Cabin!)[0]).toMatchObject({ counts: { animal: 1, person: 1 } });
+  });
+
+  it('finish the day once it has ended in the user’s zone', async () => {
+    // 00:30 on 11 June in Berlin: 10 June is written whole, as yesterday.
+    await t.app.highlightsWriter.daily(new Date('2025-06-10T22:30:00Z'));
+    const [home] = of(await summaries(world, '2025-06-10'), 'daily', world.sites.Home!);
+    expect(home!.text).toMatch(/^Yesterday at Home: three events,/);
+    expect(home!.period_end).toBe('2025-06-10T22:00:00.000Z');
+  });
+
+  it('drop a property whose events were deleted', async () => {
+    await t.database.db.delete(activities).where(eq(activities.siteId, world.sites.Cabin!));
+    await t.app.highlightsWriter.daily(new Date('2025-06-10T22:30:00Z'));
+    expect(of(await summaries(world, '2025-06-10'), 'daily', world.sites.Cabin!)).toEqual([]);
+  });
+});
+
+describe('what highlights never do', () => {
+  it('are written for nobody in amnesia mode', async () => {
+    const amnesic = await userWithCameras(t, { '': ['Garden'] });
+    await insertActivity(t, amnesic, amnesic.cameras.Garden!, {
+      at: new Date('2025-06-10T07:10:00Z'),
+      objects: [person()],
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users/update-amnesia-mode',
+      headers: amnesic.user.auth,
+      payload: { is_amnesia_mode_enabled: true },
+    });
+    await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
+    await t.app.highlightsWriter.daily(new Date('2025-06-10T09:30:00Z'));
+    expect(await summaries(amnesic, '2025-06-10')).toEqual([]);
+  });
+
+  it("show one user another's", async () => {
+    const stranger = await userWithCameras(t, {});
+    expect(await summaries(stranger, '2025-06-10')).toEqual([]);
+  });
+
+  it('run again without writing twice', async () => {
+    const before = await summaries(world, '2025-06-10');
+    await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
+    const after = await summaries(world, '2025-06-10');
+    expect(after.map((s) => [s.period, s.site_uuid, s.period_start])).toEqual(
+      before.map((s) => [s.period, s.site_uuid, s.period_start]),
+    );
+  });
+});
+
+describe('the schedules', () => {
+  it('run the jobs through the queue with a pinned clock', async () => {
+    const other = await userWithCameras(t, { '': ['Gate'] });
+    await insertActivity(t, other, other.cameras.Gate!, {
+      at: new Date('2025-06-12T07:10:00Z'),
+      objects: [person()],
+    });
+    await t.app.jobs.send('highlights.daily', { at: '2025-06-12T08:00:00Z' });
+    await expect
+      .poll(async () => (await summaries(other, '2025-06-12')).length, { timeout: 15_000, interval: 100 })
+      .toBe(1);
+  });
+});
