@@ -62,6 +62,7 @@ export function createAssistantRepository(db: Db) {
           role: chatMessages.role,
           text: chatMessages.text,
           sentAt: chatMessages.sentAt,
+          replyToMessageId: chatMessages.replyToMessageId,
         })
         .from(chatMessages)
         .where(and(eq(chatMessages.userId, userId), eq(chatMessages.id, messageId)))

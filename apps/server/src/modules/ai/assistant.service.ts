@@ -57,6 +57,17 @@ export interface AssistantDeps {
   ): Promise<unknown>;
   /** The clip of an activity as a chat attachment, with signed URLs. */
   attachment(activity: ActivityRow): Promise<VideoAttachment>;
+  /**
+   * Corrections of an alert by a reply to it ("that's Rose", "nicht Rose"; ai/corrections.service.ts): tried
+   * first for every reply, and when it handles one, its answer is the reply.
+   */
+  corrections?: {
+    applyChatCorrection(
+      userId: string,
+      replyToMessageUuid: string,
+      text: string,
+    ): Promise<{ handled: false } | { handled: true; reply: string }>;
+  };
   /** The configured language model; absent: the built-in composer answers. */
   llm?: Llm | undefined;
   log: Logger;
@@ -77,8 +88,12 @@ export function answerIdFor(messageId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
-const isDuplicate = (err: unknown) =>
-  typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
+/** Postgres' unique_violation, from the driver or as the cause of Drizzle's query error. */
+function isDuplicate(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === '23505') return true;
+  return false;
+}
 
 interface Answer {
   text: string;
@@ -257,6 +272,26 @@ export function createAssistantService(deps: AssistantDeps) {
     if (!message || message.role !== 'user') return;
     const answerId = answerIdFor(messageId);
     if (await deps.chat.findMessage(userId, answerId)) return;
+    // A reply to an alert may be a correction of who is in it; then that is the whole answer.
+    if (message.replyToMessageId && deps.corrections) {
+      const correction = await deps.corrections.applyChatCorrection(
+        userId,
+        message.replyToMessageId,
+        message.text,
+      );
+      if (correction.handled) {
+        await deps.chat
+          .postAgentMessage(userId, {
+            message_uuid: answerId,
+            text: correction.reply,
+            reply_to_message_uuid: messageId,
+          })
+          .catch((err: unknown) => {
+            if (!isDuplicate(err)) throw err;
+          });
+        return;
+      }
+    }
     const scope = await scopeFor(userId, message.text);
     if (!scope) return;
 
