@@ -7,11 +7,12 @@ import { UnreadableImageError, type VisionEngine } from './vision.js';
 export function createDisabledVisionEngine(): VisionEngine {
   async function size(image: Buffer): Promise<{ width: number; height: number }> {
     const sharp = (await import('sharp')).default;
-    const meta = await sharp(image)
-      .metadata()
-      .catch((err: unknown) => {
-        throw new UnreadableImageError('the image could not be read', { cause: err });
-      });
+    let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+    try {
+      meta = await sharp(image).metadata();
+    } catch (err) {
+      throw new UnreadableImageError('the image could not be read', { cause: err });
+    }
     if (!meta.width || !meta.height) throw new UnreadableImageError('the image has no size');
     const turned = (meta.orientation ?? 1) >= 5;
     return turned ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
@@ -19,7 +20,10 @@ export function createDisabledVisionEngine(): VisionEngine {
   return {
     kind: 'disabled',
     analyse: async (image) => ({ ...(await size(image)), objects: [], faces: [] }),
-    embedFaces: async () => [],
+    async embedFaces(image) {
+      await size(image);
+      return [];
+    },
     close: async () => undefined,
   };
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
 import { FACE_MATCH_THRESHOLD, faceDistance } from '../../modules/ai/recognition.js';
@@ -22,12 +23,16 @@ const FIXTURES = [
 const photo = (name: string) => readFileSync(requireFixture(name));
 const SLOW = { timeout: 120_000 };
 
+/** One engine for the file, started by the first test that needs it. */
+let shared: VisionEngine | undefined;
+const localEngine = () => (shared ??= createLocalVisionEngine({ log: createLogger('silent') }));
+afterAll(async () => shared?.close());
+
 describeWithFixtures(FIXTURES, 'local vision engine on real photos', () => {
   let engine: VisionEngine;
   beforeAll(() => {
-    engine = createLocalVisionEngine({ log: createLogger('silent') });
+    engine = localEngine();
   });
-  afterAll(async () => engine.close());
 
   it('sees the dog as an animal, and the truck beside it as a white vehicle', SLOW, async () => {
     const result = await engine.analyse(photo('dog.jpg'));
@@ -86,21 +91,39 @@ describeWithFixtures(FIXTURES, 'local vision engine on real photos', () => {
   });
 });
 
-describe('disabled vision engine', () => {
-  it('sees nothing, but still reads the picture’s size', async () => {
-    const engine = createDisabledVisionEngine();
-    const sharp = (await import('sharp')).default;
-    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#000' } })
-      .jpeg()
-      .toBuffer();
-    expect(await engine.analyse(jpeg, { faces: true })).toEqual({
-      width: 64,
-      height: 32,
-      objects: [],
-      faces: [],
+/**
+ * What every implementation of the port promises (DESIGN.md: one suite per port, run against each): the size
+ * of the picture as given after its EXIF orientation, unreadable input refused as such, faces only when asked.
+ */
+function portPromises(name: string, make: () => VisionEngine) {
+  describe(`${name}: the vision port`, () => {
+    const picture = (width: number, height: number, orientation?: number) => {
+      const base = sharp({ create: { width, height, channels: 3, background: '#3a7' } });
+      return (orientation ? base.withMetadata({ orientation }) : base).jpeg().toBuffer();
+    };
+
+    it('answers in the size of the picture as given, turned by its EXIF orientation', SLOW, async () => {
+      const upright = await make().analyse(await picture(64, 32));
+      expect([upright.width, upright.height]).toEqual([64, 32]);
+      const turned = await make().analyse(await picture(64, 32, 6));
+      expect([turned.width, turned.height]).toEqual([32, 64]);
     });
-    expect(await engine.embedFaces(jpeg)).toEqual([]);
-    await expect(engine.analyse(Buffer.from('nope'))).rejects.toBeInstanceOf(UnreadableImageError);
-    await engine.close();
+
+    it('sees nothing in a plain picture, and looks for faces only when asked', SLOW, async () => {
+      const plain = await picture(320, 240);
+      expect(await make().analyse(plain)).toEqual({ width: 320, height: 240, objects: [], faces: [] });
+      expect(await make().embedFaces(plain)).toEqual([]);
+    });
+
+    it('refuses what is not a picture as unreadable', SLOW, async () => {
+      await expect(make().analyse(Buffer.from('nope'))).rejects.toBeInstanceOf(UnreadableImageError);
+      await expect(make().embedFaces(Buffer.alloc(0))).rejects.toBeInstanceOf(UnreadableImageError);
+    });
   });
+}
+
+const disabled = createDisabledVisionEngine();
+portPromises('disabled engine', () => disabled);
+describeWithFixtures(FIXTURES, 'with the models on disk', () => {
+  portPromises('local engine', localEngine);
 });
