@@ -68,7 +68,11 @@ export async function registerIngestRoutes(
   const failedLogins = createRateLimiter({ max: 10, windowMs: 60_000 });
 
   async function basicAuth(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const challenge = () => void reply.header('www-authenticate', 'Basic realm="Homesitter camera uploads"');
+    const challenge = () => {
+      void reply.header('www-authenticate', 'Basic realm="Homesitter camera uploads"');
+      // The refused upload's body is not read; closing after the answer spares the camera sending it all.
+      void reply.header('connection', 'close');
+    };
     const retryAfter = failedLogins.hit(req.ip);
     if (retryAfter > 0) throw commonErrors.rateLimited(retryAfter);
     const credentials = basicCredentials(req.headers.authorization);
@@ -87,7 +91,7 @@ export async function registerIngestRoutes(
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', basicAuth);
-    route(scope, deps.guards, endpoints.ingestEvent, async (req) => {
+    route(scope, deps.guards, endpoints.ingestEvent, async (req, reply) => {
       const userId = req.uploaderId!;
       if (!req.isMultipart()) throw ingestErrors.notMultipart();
       const prepared: PreparedUpload[] = [];
@@ -95,7 +99,13 @@ export async function registerIngestRoutes(
       try {
         const parts: AsyncIterableIterator<Multipart> = req.parts({
           // One byte over the limit reaches the spool, which refuses it with a clear answer.
-          limits: { fileSize: deps.maxBytes + 1, files: MAX_FILES + 1, fields: 10, fieldSize: 1024 },
+          limits: {
+            fileSize: deps.maxBytes + 1,
+            files: MAX_FILES + 1,
+            fields: 10,
+            fieldSize: 1024,
+            parts: MAX_FILES + 11,
+          },
         });
         for await (const part of parts) {
           if (part.type === 'field') {
@@ -120,6 +130,8 @@ export async function registerIngestRoutes(
         if (prepared.length === 0) throw ingestErrors.noFiles();
       } catch (err) {
         await ingest.discard(prepared);
+        // The rest of the body may still be on its way; closing after the answer spares reading it.
+        void reply.header('connection', 'close');
         if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw ingestErrors.tooManyFiles();
         throw err;
       }

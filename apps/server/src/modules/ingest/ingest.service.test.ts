@@ -1,0 +1,127 @@
+import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFsStorage } from '../../adapters/storage/fs.storage.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { createLogger } from '../../platform/logger.js';
+import type { Jobs } from '../../platform/jobs.js';
+import { cameraNameFromFtpPath, normalizeCameraName } from './camera-name.js';
+import { UploadRefusedError } from './ingest.errors.js';
+import { createIngestRepository } from './ingest.repository.js';
+import { createIngestService } from './ingest.service.js';
+import { smallJpeg, uploadsOf, userIdOf, userWithLogin } from './ingest.test-support.js';
+
+describe('camera names of uploads', () => {
+  it('trims, collapses whitespace, drops control characters and bounds the length', () => {
+    expect(normalizeCameraName('  Front \t  Door\n')).toBe('Front Door');
+    expect(normalizeCameraName('Gate\u0000\u0007 1')).toBe('Gate 1');
+    expect(normalizeCameraName('x'.repeat(150))).toHaveLength(100);
+    expect(normalizeCameraName(`${'a'.repeat(99)}😀😀`)).toBe(`${'a'.repeat(99)}😀`);
+  });
+
+  it('names an upload without a name "Camera"', () => {
+    for (const blank of ['', '   ', '\n\t', null, undefined])
+      expect(normalizeCameraName(blank)).toBe('Camera');
+  });
+
+  it('takes the first folder of an FTP path, else the file prefix before _ or -, else "Camera"', () => {
+    expect(cameraNameFromFtpPath('/Front Door/2026/11/20/x.jpg')).toBe('Front Door');
+    expect(cameraNameFromFtpPath('/Porch/x.jpg')).toBe('Porch');
+    expect(cameraNameFromFtpPath('/Garage_01_20261120.jpg')).toBe('Garage');
+    expect(cameraNameFromFtpPath('/Drive-way.jpg')).toBe('Drive');
+    expect(cameraNameFromFtpPath('/snapshot.jpg')).toBe('Camera');
+    expect(cameraNameFromFtpPath('/_x.jpg')).toBe('Camera');
+  });
+});
+
+describe('ingest service', () => {
+  let t: TestApp;
+  let userId: string;
+  const media = mkdtempSync(join(tmpdir(), 'hs-ingest-media-'));
+  const storage = createFsStorage({ root: media, signUrl: () => '' });
+  const stored = () => readdirSync(media, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const { user } = await userWithLogin(t);
+    userId = await userIdOf(t, user);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const service = (jobs: Jobs, orphanAgeSeconds = 300) =>
+    createIngestService({
+      repo: createIngestRepository(t.database.db),
+      database: t.database,
+      storage,
+      jobs,
+      log: createLogger('silent'),
+      dataDir: t.deps.config.DATA_DIR,
+      maxBytes: 1024 * 1024,
+      orphanAgeSeconds,
+    });
+
+  it('removes what it stored when the commit fails, and leaves no row', async () => {
+    const failing: Jobs = {
+      ...t.app.jobs,
+      send: () => Promise.reject(new Error('database gone')),
+    };
+    await expect(
+      service(failing).acceptUpload({
+        userId,
+        cameraName: 'Broken',
+        source: 'http',
+        originalName: 'a.jpg',
+        file: Readable.from([await smallJpeg()]),
+      }),
+    ).rejects.toThrow('database gone');
+    expect(stored()).toEqual([]);
+    expect((await uploadsOf(t, userId)).filter((r) => r.camera_name === 'Broken')).toEqual([]);
+    // Nor is a spool file left behind.
+    expect(readdirSync(join(t.deps.config.DATA_DIR, 'ingest-spool'))).toEqual([]);
+  });
+
+  it('refuses an oversized stream while it arrives', async () => {
+    const endless = Readable.from(
+      (function* () {
+        for (let i = 0; i < 100; i++) yield Buffer.alloc(64 * 1024);
+      })(),
+    );
+    const err: unknown = await service(t.app.jobs)
+      .acceptUpload({ userId, cameraName: 'Big', source: 'ftp', originalName: 'big.jpg', file: endless })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UploadRefusedError);
+    expect((err as UploadRefusedError).reason).toBe('too_large');
+    expect(readdirSync(join(t.deps.config.DATA_DIR, 'ingest-spool'))).toEqual([]);
+  });
+
+  it('sweeps stored uploads no row refers to once they are old enough, and nothing else', async () => {
+    const ingest = service(t.app.jobs, 60);
+    const kept = await ingest.acceptUpload({
+      userId,
+      cameraName: 'Kept',
+      source: 'http',
+      originalName: 'kept.jpg',
+      file: Readable.from([await smallJpeg()]),
+    });
+    const keptKey = `users/${userId}/uploads/${kept.uploadId}.jpg`;
+    const old = new Date(Date.now() - 10 * 60_000);
+    const orphan = `users/${userId}/uploads/00000000-0000-4000-8000-000000000001.jpg`;
+    const young = `users/${userId}/uploads/00000000-0000-4000-8000-000000000002.jpg`;
+    await storage.put(orphan, await smallJpeg(), 'image/jpeg');
+    await storage.put(young, await smallJpeg(), 'image/jpeg');
+    utimesSync(join(media, orphan), old, old);
+    utimesSync(join(media, keptKey), old, old);
+    const spool = join(t.deps.config.DATA_DIR, 'ingest-spool', 'left-over.part');
+    writeFileSync(spool, 'x');
+    utimesSync(spool, old, old);
+
+    expect(await ingest.sweepOrphans()).toEqual({ objects: 1, spoolFiles: 1 });
+    expect(await storage.exists(orphan)).toBe(false);
+    expect(await storage.exists(young)).toBe(true);
+    // The processing job may have taken the kept upload's file into an activity by now; never the sweep.
+    const row = (await uploadsOf(t, userId)).find((r) => r.id === kept.uploadId);
+    if (row?.status === 'pending') expect(await storage.exists(keptKey)).toBe(true);
+  });
+});
