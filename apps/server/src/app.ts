@@ -50,6 +50,7 @@ import { attachmentFor } from './modules/ai/alert-message.js';
 import { registerAssistantWorker } from './modules/ai/assistant.jobs.js';
 import { createAssistantRepository } from './modules/ai/assistant.repository.js';
 import { createAssistantService } from './modules/ai/assistant.service.js';
+import { createLlmSummarizer } from './modules/ai/llm-summary.js';
 import { createSignedUrlCache } from './modules/media/signed-urls.js';
 import { createHub } from './modules/realtime/realtime.hub.js';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.js';
@@ -405,7 +406,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     log: deps.log,
   });
   await registerAssistantWorker(jobs, { assistant, log: deps.log });
-  const highlightsWriter = createHighlightsWriter({ repo: highlightsRepo, log: deps.log });
+  const highlightsWriter = createHighlightsWriter({
+    repo: highlightsRepo,
+    log: deps.log,
+    summarizer: llm && createLlmSummarizer({ llm, log: deps.log }),
+  });
   await registerHighlightsWorkers(jobs, { writer: highlightsWriter, log: deps.log });
   app.addHook('onReady', () => scheduleHighlightsJobs(jobs));
   app.decorate('highlightsWriter', highlightsWriter);

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { activities, activitySummaries, sites, users } from '../../platform/db/schema.js';
+import { activities, activitySummaries, memories, sites, users } from '../../platform/db/schema.js';
 
 export type ActivitySummaryRow = typeof activitySummaries.$inferSelect;
 export type NewActivitySummary = Omit<typeof activitySummaries.$inferInsert, 'id' | 'createdAt'>;
@@ -129,6 +129,15 @@ export function createHighlightsRepository(db: Db) {
           ),
         )
         .orderBy(asc(activities.occurredAt));
+    },
+
+    /** Names of the user's people and animals, so a written text can be checked for names it made up. */
+    async memoryNames(userId: string): Promise<string[]> {
+      const rows = await db
+        .select({ name: memories.name })
+        .from(memories)
+        .where(and(eq(memories.userId, userId), inArray(memories.category, ['people', 'animals'])));
+      return rows.map((r) => r.name?.trim()).filter((n): n is string => Boolean(n));
     },
 
     /** Names of the given properties (removed ones too: their past summaries still need a name). */

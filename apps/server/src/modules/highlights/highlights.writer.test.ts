@@ -1,6 +1,12 @@
 import type { ActivitySummary } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { startFakeLlm } from '../../../test/fake-llm.js';
+import { createOpenAiLlm } from '../../adapters/llm/openai.llm.js';
+import { createLogger } from '../../platform/logger.js';
+import { createLlmSummarizer } from '../ai/llm-summary.js';
+import { createHighlightsRepository } from './highlights.repository.js';
+import { createHighlightsWriter } from './highlights.writer.js';
 import { activities } from '../../platform/db/schema.js';
 import {
   car,
@@ -171,5 +177,50 @@ describe('the schedules', () => {
     await expect
       .poll(async () => (await summaries(other, '2025-06-12')).length, { timeout: 15_000, interval: 100 })
       .toBe(1);
+  });
+});
+
+describe('with an LLM', () => {
+  it('writes the text from the same facts, and keeps the composed one when the model invents a name', async () => {
+    const llm = await startFakeLlm();
+    try {
+      const log = createLogger('silent');
+      const writer = createHighlightsWriter({
+        repo: createHighlightsRepository(t.database.db),
+        log,
+        summarizer: createLlmSummarizer({
+          llm: createOpenAiLlm({ baseUrl: llm.baseUrl, model: 'summary-test', timeoutMs: 5_000 }),
+          log,
+        }),
+      });
+      const owner = await userWithCameras(t, { Home: ['Door'] });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users/memories/people',
+        headers: owner.user.auth,
+        payload: { name: 'Otto' },
+      });
+      await insertActivity(t, owner, owner.cameras.Door!, {
+        at: new Date('2025-06-14T07:10:00Z'),
+        objects: [person()],
+        recognised: [{ category: 'people', memory_uuid: ROSE, name: 'Rose' }],
+      });
+
+      llm.reply = () => ({ text: 'A calm morning at Home: Rose stopped by the door once.' });
+      await writer.daily(new Date('2025-06-14T09:00:00Z'));
+      const [daily] = of(await summaries(owner, '2025-06-14'), 'daily', owner.sites.Home!);
+      expect(daily!.text).toBe('A calm morning at Home: Rose stopped by the door once.');
+      const prompt = llm.received[0]!.body.messages[1]!.content as string;
+      expect(prompt).toContain('Events: 1 (with a person: 1)');
+      expect(prompt).toContain('Recognised: Rose');
+      expect(prompt).toMatch(/Draft: Today at Home so far: one event with a person\./);
+
+      llm.reply = () => ({ text: 'Rose and Otto stopped by.' });
+      await writer.daily(new Date('2025-06-14T09:30:00Z'));
+      const [kept] = of(await summaries(owner, '2025-06-14'), 'daily', owner.sites.Home!);
+      expect(kept!.text).toMatch(/^Today at Home so far: one event with a person\./);
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -11,7 +11,8 @@ import { dayWindow } from '../../platform/time.js';
 import { localDate, zoneOrUtc } from '../ai/language/clock.js';
 import { describeActivity } from '../ai/language/describe.js';
 import { languageOf, type Language, type ObjectKind } from '../ai/language/lexicon.js';
-import { composeSummary, type SummaryCounts } from '../ai/language/summary.js';
+import { composeSummary, type SummaryCounts, type SummaryFacts } from '../ai/language/summary.js';
+import type { LlmSummarizer } from '../ai/llm-summary.js';
 import type { HighlightsRepository, SummarisedActivity, SummaryOwner } from './highlights.repository.js';
 
 const HOUR_MS = 3_600_000;
@@ -24,6 +25,8 @@ const MOMENTS = { hourly: 3, daily: 5 } as const;
 export interface HighlightsWriterDeps {
   repo: HighlightsRepository;
   log: Logger;
+  /** With an LLM: rewrites each text from the same facts; the composer's text stands when it cannot. */
+  summarizer?: Pick<LlmSummarizer, 'rewrite'> | undefined;
   now?: () => Date;
 }
 
@@ -62,6 +65,9 @@ function sentenceOf(a: SummarisedActivity, owner: SummaryOwner, language: Langua
 }
 
 export interface PeriodSummary {
+  /** What the text was written from, in the language it was written in (for the LLM to rewrite). */
+  facts: SummaryFacts;
+  language: Language;
   siteId: string | null;
   periodEnd: Date;
   counts: SummaryCounts;
@@ -108,22 +114,22 @@ export function summarise(
     clip_url: a.videoKey,
     hls_url: a.hlsKey,
   }));
-  const text = composeSummary(
-    {
-      period: ctx.period,
-      periodStart: ctx.periodStart,
-      periodEnd: ctx.periodEnd,
-      siteName: ctx.siteName,
-      timezone: ctx.owner.timezone,
-      now: ctx.now,
-      total: list.length,
-      counts,
-      recognisedNames: names,
-      moments: moments.map((m) => m.description),
-    },
-    language,
-  );
+  const facts: SummaryFacts = {
+    period: ctx.period,
+    periodStart: ctx.periodStart,
+    periodEnd: ctx.periodEnd,
+    siteName: ctx.siteName,
+    timezone: ctx.owner.timezone,
+    now: ctx.now,
+    total: list.length,
+    counts,
+    recognisedNames: names,
+    moments: moments.map((m) => m.description),
+  };
+  const text = composeSummary(facts, language);
   return {
+    facts,
+    language,
     siteId: ctx.siteId,
     periodEnd: ctx.periodEnd,
     counts,
@@ -166,6 +172,19 @@ export function createHighlightsWriter(deps: HighlightsWriterDeps) {
         now: at,
       }),
     );
+    const summarizer = deps.summarizer;
+    if (summarizer && summaries.length > 0) {
+      const knownNames = await repo.memoryNames(owner.id);
+      for (const summary of summaries) {
+        const text = await summarizer.rewrite({
+          facts: summary.facts,
+          language: summary.language,
+          draft: summary.text,
+          knownNames,
+        });
+        if (text) summary.text = text;
+      }
+    }
     await repo.replacePeriod(owner.id, period, periodStart, summaries);
     return summaries.length;
   }
