@@ -106,7 +106,7 @@ export const activities = pgTable(
     videoKey: text('video_key'),
     /** The HLS playlist; its segments live under the same key prefix. */
     hlsKey: text('hls_key'),
-    /** Original images beyond the first (several snapshots of one event). */
+    /** Every original snapshot of the event, first to last, kept as the camera sent it (full size). */
     imageKeys: jsonb('image_keys').$type<string[]>().notNull().default([]),
     width: integer('width'),
     height: integer('height'),
