@@ -23,14 +23,13 @@ export interface FaceMatch {
 
 /**
  * Same person below this distance. Measured on the shared fixtures with face-api's descriptor: the same person
- * (three photos of identity A) is 0.42–0.47 apart, different people 0.74–0.97 apart (0.62–0.66 for a half
- * face at the frame's edge); 0.6 sits in the middle of that gap, and is dlib's published tolerance for this
- * ResNet model.
+ * (three photos of identity A) is 0.43–0.47 apart, different people 0.74–0.97 apart; 0.6 sits in the middle of
+ * that gap, and is dlib's published tolerance for this ResNet model (docs/vision.md).
  */
 export const FACE_MATCH_THRESHOLD = 0.6;
 
 /**
- * The nearest memory must be this much nearer than the next one. A genuine match on the fixtures is 0.42–0.47
+ * The nearest memory must be this much nearer than the next one. A genuine match on the fixtures is 0.43–0.47
  * from its memory and at least 0.74 from anyone else, a gap of over 0.25; two memories within 0.1 of each
  * other (look-alikes, or one person entered twice) are a coin toss, and an alert must not guess a name.
  */
