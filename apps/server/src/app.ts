@@ -43,6 +43,19 @@ import { createChatService } from './modules/chat/chat.service.js';
 import { createHighlightsRepository } from './modules/highlights/highlights.repository.js';
 import { registerHighlightsRoutes } from './modules/highlights/highlights.routes.js';
 import { createHighlightsService } from './modules/highlights/highlights.service.js';
+import { createActivityFrames } from './modules/ai/activity-frames.js';
+import { createAiRepository } from './modules/ai/ai.repository.js';
+import { registerAiRoutes } from './modules/ai/ai.routes.js';
+import { createAlertsService } from './modules/ai/alerts.service.js';
+import { createEphemeralPurge } from './modules/ai/amnesia.service.js';
+import { createAnalysisService } from './modules/ai/analysis.service.js';
+import { registerAiWorkers, requestRicherDescription, scheduleAiJobs } from './modules/ai/analysis.worker.js';
+import { createAttachmentRefresher } from './modules/ai/attachments.js';
+import { createCorrectionsService } from './modules/ai/corrections.service.js';
+import { createLlmDescriber } from './modules/ai/llm-describe.js';
+import { recognitionRules } from './modules/ai/recognise.js';
+import { activityPicture, createRicherDescriptions } from './modules/ai/richer-descriptions.js';
+import { extractFrames } from './modules/media/frames.js';
 import { registerHighlightsWorkers, scheduleHighlightsJobs } from './modules/highlights/highlights.jobs.js';
 import { createHighlightsWriter } from './modules/highlights/highlights.writer.js';
 import { createLlmFromConfig } from './adapters/llm/from-config.js';
@@ -318,6 +331,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
       await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
     },
   });
+  const aiRepo = createAiRepository(database.db);
   const chat = createChatService({
     repo: createChatRepository(database.db),
     users,
@@ -327,6 +341,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     ),
     // Every question gets its answer: the job commits with the message.
     onUserMessage: (message, tx) => jobs.send('ai.answer', message, { tx }),
+    // Alerts and answers keep their clips' URLs; history hands out fresh ones (signed URLs expire).
+    refreshAttachments: createAttachmentRefresher({
+      repo: aiRepo,
+      media: (row) => activityRenderer.render(row),
+    }),
   });
   const highlightsRepo = createHighlightsRepository(database.db);
   const summaryMedia = {
@@ -402,6 +421,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     memories,
     notify: (userId, notification) => notifications.notify(userId, notification),
     attachment: async (row) => attachmentFor(row, await activityRenderer.render(row)),
+    // Replies to alerts ("that's Rose") are corrections first; called only once the app runs.
+    corrections: { applyChatCorrection: (...args) => corrections.applyChatCorrection(...args) },
     llm,
     log: deps.log,
   });
@@ -414,6 +435,54 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   await registerHighlightsWorkers(jobs, { writer: highlightsWriter, log: deps.log });
   app.addHook('onReady', () => scheduleHighlightsJobs(jobs));
   app.decorate('highlightsWriter', highlightsWriter);
+
+  // The AI home sitter: every activity is looked at (`activity.analyse`, sent with the activity), alerts go to
+  // the chat and to the user's devices, corrections teach the recogniser, amnesia-mode events are purged.
+  const alerts = createAlertsService({
+    repo: aiRepo,
+    chat,
+    notify: (userId, notification) => notifications.notify(userId, notification),
+    media: (row) => activityRenderer.render(row),
+    requestRicherDescription: llm ? requestRicherDescription(jobs) : undefined,
+    log: deps.log,
+  });
+  const analysis = createAnalysisService({
+    repo: aiRepo,
+    vision,
+    frames: createActivityFrames({
+      storage,
+      extractFrames: (clip, count) => extractFrames(clip, count, { ffmpegPath: config.FFMPEG_PATH }),
+      maxBytes: config.INGEST_MAX_BYTES,
+      log: deps.log,
+    }),
+    recognition: recognitionRules,
+    faceExamples: faceEmbeddings,
+    alerts,
+    log: deps.log,
+  });
+  const corrections = createCorrectionsService({ repo: aiRepo, faceExamples: faceEmbeddings, alerts });
+  await registerAiWorkers(jobs, {
+    analysis,
+    richer:
+      llm &&
+      createRicherDescriptions({
+        repo: aiRepo,
+        describer: createLlmDescriber({ llm, log: deps.log }),
+        image: activityPicture(storage),
+        alerts,
+      }),
+    purge: createEphemeralPurge({
+      repo: aiRepo,
+      chat,
+      alerts,
+      deleteActivity: async (userId, id) => void (await activities.deleteActivities([{ userId, id }])),
+      log: deps.log,
+    }),
+    concurrency: config.AI_CONCURRENCY,
+    log: deps.log,
+  });
+  app.addHook('onReady', () => scheduleAiJobs(jobs));
+  app.decorate('corrections', corrections);
 
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
@@ -445,6 +514,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerChatRoutes(app, { chat, guards });
   registerHighlightsRoutes(app, { highlights, guards });
   registerActivityRoutes(app, { activities, guards });
+  registerAiRoutes(app, { corrections, users, guards });
   registerNotificationRoutes(app, { notifications, guards });
 
   // The web app, with history fallback for every non-API GET

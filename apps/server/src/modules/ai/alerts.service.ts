@@ -30,7 +30,7 @@ export interface AlertsServiceDeps {
       patch: Pick<AgentMessageInput, 'text' | 'videos' | 'source_activity_uuid_list'>,
     ): Promise<ChatMessage | undefined>;
   };
-  notify(userId: string, notification: ActivityAlertNotification): Promise<void>;
+  notify(userId: string, notification: ActivityAlertNotification): Promise<unknown>;
   /** Signed URLs of an activity's poster or thumbnail, clip and HLS playlist. */
   media(activity: ActivityRow): Promise<ActivityMedia>;
   /** After the alert is out, the LLM may write a richer sentence (`ai.describe-alert` job); absent without one. */

@@ -202,3 +202,10 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
   };
 }
 export type CorrectionsService = ReturnType<typeof createCorrectionsService>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Corrections, for in-process callers (the assistant's replies to alerts, tests). */
+    corrections: CorrectionsService;
+  }
+}

@@ -1,4 +1,5 @@
 import { imageDataUrl } from '../../adapters/llm/llm.js';
+import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { AiRepository, AnalysisContext } from './ai.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import { factsOf, localisedLanguage } from './descriptions.js';
@@ -17,6 +18,24 @@ export interface RicherDescriptionsDeps {
   image(ctx: AnalysisContext): Promise<{ bytes: Buffer; contentType: string } | undefined>;
   alerts: Pick<AlertsService, 'refresh'>;
   now?: () => Date;
+}
+
+/** A poster or thumbnail is well under this; anything larger is not sent to a model. */
+const MAX_PICTURE_BYTES = 4 * 1024 * 1024;
+
+/** The activity's poster or thumbnail from storage, for the model to look at. */
+export function activityPicture(storage: Pick<ObjectStorage, 'get'>): RicherDescriptionsDeps['image'] {
+  return async ({ activity }) => {
+    const object = activity.thumbnailKey ? await storage.get(activity.thumbnailKey) : undefined;
+    if (!object || object.size > MAX_PICTURE_BYTES) {
+      object?.body.destroy();
+      return undefined;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body)
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    return { bytes: Buffer.concat(chunks), contentType: object.contentType };
+  };
 }
 
 export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
