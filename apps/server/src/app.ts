@@ -142,6 +142,8 @@ export interface AppDeps {
   notifications?: NotificationsService;
   /** Object and face detection; absent, nothing is ever detected (tests). `bootstrap.ts` makes the real one. */
   vision?: VisionEngine;
+  /** Whether each user message gets the home sitter's answer (default); tests of the chat's own mechanics turn it off. */
+  chatAnswers?: boolean;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -340,7 +342,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
       mediaSigner.check(key, exp, sig),
     ),
     // Every question gets its answer: the job commits with the message.
-    onUserMessage: (message, tx) => jobs.send('ai.answer', message, { tx }),
+    onUserMessage:
+      deps.chatAnswers === false ? undefined : (message, tx) => jobs.send('ai.answer', message, { tx }),
     // Alerts and answers keep their clips' URLs; history hands out fresh ones (signed URLs expire).
     refreshAttachments: createAttachmentRefresher({
       repo: aiRepo,

@@ -30,6 +30,8 @@ export interface TestAppOptions {
   database?: Database;
   /** A stand-in vision engine; without one nothing is ever detected. */
   vision?: VisionEngine;
+  /** false: user messages get no answer from the home sitter (tests of the chat's own mechanics). */
+  chatAnswers?: boolean;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -50,6 +52,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mediaSecret: TEST_MEDIA_SECRET,
     limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
     vision: options.vision,
+    ...(options.chatAnswers === false ? { chatAnswers: false } : {}),
   };
   const app = await createServer(deps);
   await app.ready();

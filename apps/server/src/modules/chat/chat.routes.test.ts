@@ -7,7 +7,8 @@ let t: TestApp;
 let rose: TestUser;
 let otto: TestUser;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The chat's own mechanics, without the home sitter's answers in the history (those are the AI's tests).
+  t = await createTestApp({ chatAnswers: false });
   [rose, otto] = await Promise.all([signUp(t), signUp(t)]);
 });
 afterAll(async () => t.close());
