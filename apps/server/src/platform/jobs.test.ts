@@ -12,6 +12,7 @@ declare module './jobs.js' {
     'test.flaky': { n: number };
     'test.plain': { n: number };
     'test.late-worker': { n: number };
+    'test.interrupted': { n: number };
   }
 }
 
@@ -102,6 +103,36 @@ describe('jobs', () => {
     await until(() => got.length === 1);
     expect(got).toEqual([5]);
   });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('jobs after a crash (embedded)', () => {
+  it('runs a job that was running when the process died again at once, not after its expiry', async () => {
+    const database = await createTestDatabase();
+    const log = createLogger('silent');
+    try {
+      const before = createJobs({ database, log });
+      await before.start();
+      await before.send('test.interrupted', { n: 1 });
+      // What a crash mid-job leaves: the job taken ("active") by a worker that is gone.
+      await database.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = $1`, [
+        'test.interrupted',
+      ]);
+      await before.stop();
+
+      const after = createJobs({ database, log, pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+      const got: number[] = [];
+      await after.work('test.interrupted', {}, async (data) => void got.push(data.n));
+      await after.start();
+      try {
+        await until(() => got.length === 1);
+        expect(got).toEqual([1]);
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });
 
 describe('app.jobs', () => {

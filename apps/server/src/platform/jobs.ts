@@ -186,6 +186,25 @@ export function createJobs(options: JobsOptions): JobRunner {
     }
   }
 
+  /**
+   * Embedded, this process is the only one on its database, so a job still "active" at start was cut off by
+   * a crash: it is failed now (and so retried) instead of waiting out its expiry (15 minutes). PostgreSQL may
+   * be shared by instances still running their jobs, so there expiry decides.
+   */
+  async function retryInterrupted(): Promise<void> {
+    const { rows } = await database.executeSql(
+      `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'active'`,
+      [],
+    );
+    const byQueue = new Map<string, string[]>();
+    for (const row of rows as { name: string; id: string }[])
+      byQueue.set(row.name, [...(byQueue.get(row.name) ?? []), row.id]);
+    for (const [name, ids] of byQueue) {
+      await boss.fail(name, ids);
+      log.warn({ job: name, count: ids.length }, 'jobs cut off by a crash will run again');
+    }
+  }
+
   function whenStarted(): Promise<void> {
     if (state === 'started') return Promise.resolve();
     if (state === 'starting' && starting) return starting;
@@ -255,6 +274,7 @@ export function createJobs(options: JobsOptions): JobRunner {
       starting = (async () => {
         await boss.start();
         for (const queue of await boss.getQueues()) knownQueues.add(queue.name);
+        if (database.kind === 'pglite') await retryInterrupted();
         for (const reg of registrations) await startWorkers(reg);
         state = 'started';
       })();
