@@ -126,7 +126,13 @@ try {
   }
 
   const snapshot = await sharp({
-    create: { width: 1280, height: 720, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+    create: {
+      width: 1280,
+      height: 720,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 30 },
+    },
   })
     .jpeg({ quality: 80 })
     .toBuffer();
