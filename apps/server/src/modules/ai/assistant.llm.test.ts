@@ -158,6 +158,28 @@ describe('answers with an LLM', () => {
     expect(answer.text).toBe("Got it, I'll remember: “The spare key is under the mat”.");
   });
 
+  it('answers with the built-in composer when the model names someone nothing showed', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users/memories/people',
+      headers: world.user.auth,
+      payload: { name: 'Otto' },
+    });
+    llm.reply = (_req, i) =>
+      i === 0
+        ? {
+            toolCalls: [
+              {
+                name: 'search_activities',
+                arguments: { time_phrase: 'in the last 3 hours', cameras: ['Front Door'] },
+              },
+            ],
+          }
+        : { text: 'Rose and Otto came to the Front Door.' };
+    const answer = await ask(t, world.user, 'Who was at the front door in the last 3 hours?');
+    expect(answer.text.split('\n')[0]).toBe('I saw people at the Front Door twice in the last 3 hours:');
+  });
+
   it('falls back to the built-in composer when the model does not answer in time', async () => {
     llm.reply = () => ({ hang: true });
     const answer = await ask(t, world.user, 'Any cars in the driveway in the last 3 hours?');

@@ -13,6 +13,7 @@ import type { AgentMessageInput } from '../chat/chat.service.js';
 import { instantToExpiration } from '../memories/wall-time.js';
 import { composeAnswer, pickCited, type FoundActivity } from './language/answer.js';
 import { detectLanguage } from './language/detect.js';
+import { fold, namePattern, nameVariants } from './language/fold.js';
 import { languageOf } from './language/lexicon.js';
 import type { ParsedQuestion } from './language/question.js';
 import {
@@ -99,6 +100,30 @@ interface Answer {
   text: string;
   cited: FoundActivity[];
   rows: ActivityRow[];
+}
+
+/**
+ * A person's or pet's name the model's answer uses although neither the question nor any search result
+ * contains it: the answer would be made up. (After a memory lookup every name may come up.)
+ */
+function inventedName(
+  scope: AssistantScope,
+  answer: string,
+  question: string,
+  searches: SearchResult[],
+  toolCalls: { name: string }[],
+): string | undefined {
+  if (toolCalls.some((c) => c.name === 'search_memories')) return undefined;
+  const shown = fold(
+    [question, ...searches.flatMap((s) => s.found.flatMap((f) => f.recognised.map((r) => r.name)))].join(' '),
+  );
+  const said = fold(answer);
+  const mentions = (name: string) => nameVariants(name).some((v) => namePattern(v).test(said));
+  const appears = (name: string) => nameVariants(name).some((v) => namePattern(v).test(shown));
+  return scope.memories
+    .filter((m) => m.category === 'people' || m.category === 'animals')
+    .map((m) => m.name?.trim() ?? '')
+    .find((name) => name && mentions(name) && !appears(name));
 }
 
 export function createAssistantService(deps: AssistantDeps) {
@@ -232,6 +257,14 @@ export function createAssistantService(deps: AssistantDeps) {
     );
     // A note the user asked for is kept even when the model did not call the tool for it.
     if (q.intent === 'remember' && created.length === 0) return deterministic(scope, q, text);
+    const invented = inventedName(scope, result.text, text, searches, result.toolCalls);
+    if (invented) {
+      log.warn(
+        { model: llm.model },
+        'llm answer named someone nothing showed; the built-in composer answers',
+      );
+      return deterministic(scope, q, text);
+    }
     const last = searches.at(-1);
     if (!last) return { text: result.text, cited: [], rows: [] };
     const byId = new Map<string, { found: FoundActivity; row: ActivityRow }>();
