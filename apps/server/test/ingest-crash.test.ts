@@ -196,8 +196,8 @@ describe('camera ingest across a crash', () => {
       stable = n === last && n > 0 ? stable + 1 : 0;
       last = n;
     }
-    child!.kill('SIGTERM');
-    await exited(child!);
+    child.kill('SIGTERM');
+    await exited(child);
 
     // The database and storage as the server left them.
     const database = await createDatabase({ pgliteDir: pgliteDirFor(dataDir) });
