@@ -25,15 +25,23 @@ function clockFormat(language: Language, timeZone: string): Intl.DateTimeFormat 
   return f;
 }
 
-/** An unknown or missing zone reads as UTC rather than failing a whole answer. */
+const zones = new Map<string, string>();
+
+/** An unknown or missing zone reads as UTC rather than failing a whole answer (checked once per zone). */
 export function zoneOrUtc(timeZone: string | null | undefined): string {
   if (!timeZone) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
+  let zone = zones.get(timeZone);
+  if (zone === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+      zone = timeZone;
+    } catch {
+      zone = 'UTC';
+    }
+    if (zones.size > 1_000) zones.clear();
+    zones.set(timeZone, zone);
   }
+  return zone;
 }
 
 /** "3:12 PM" / "15:12". ICU puts a narrow no-break space before AM/PM; messages and pushes want a plain one. */
