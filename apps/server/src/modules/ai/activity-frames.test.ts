@@ -30,7 +30,7 @@ const activity = (over: Partial<ActivityRow>) =>
 
 describe('frames of an activity', () => {
   it('takes 3, 4 or 5 frames of a clip by its length', () => {
-    expect([4, 6, 6.5, 10, 12, 30, null].map(clipFrameCount)).toEqual([3, 3, 4, 4, 4, 5, 5]);
+    expect([4, 10.1, 10.5, 12, 20, 30, null].map(clipFrameCount)).toEqual([3, 3, 3, 4, 4, 5, 5]);
   });
 
   it('looks at the first, middle and last of many snapshots, and at every one of a few', () => {
@@ -52,7 +52,7 @@ describe('frames of an activity', () => {
   it('cuts frames from a clip, and falls back to its poster when the clip cannot be read', async () => {
     const asked: number[] = [];
     const files = { 'k/clip.mp4': 'clip', 'k/poster.jpg': 'poster' };
-    const clip = activity({ videoKey: 'k/clip.mp4', thumbnailKey: 'k/poster.jpg', durationSeconds: 10 });
+    const clip = activity({ videoKey: 'k/clip.mp4', thumbnailKey: 'k/poster.jpg', durationSeconds: 15 });
     const working = createActivityFrames({
       storage: storageOf(files),
       extractFrames: async (video, count) => {

@@ -148,12 +148,12 @@ export async function insertActivity(
   return row!;
 }
 
-/** The frames of a fake activity: the scene name from its key, as the frame's bytes. */
+/** The frames of a fake activity: the scene name from its key as the frame's bytes; a clip's "a+b+c" is 3. */
 export const sceneFrames = {
   load: async (a: ActivityRow) => {
     const key = a.imageKeys[0] ?? a.videoKey ?? '';
     const scene = /activities\/([^/]+)-\d+\//.exec(key)?.[1] ?? '';
-    return [Buffer.from(scene)];
+    return (a.videoKey ? scene.split('+') : [scene]).map((frame) => Buffer.from(frame));
   },
 };
 

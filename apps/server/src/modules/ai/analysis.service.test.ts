@@ -150,6 +150,21 @@ describe('analysing an activity', () => {
     });
   });
 
+  it('looks at every frame of a clip for objects, and for faces only in the one with the surest person', async () => {
+    const { rose, ai, activity } = await household();
+    const a = await activity('empty+rose+car', undefined, true);
+    await ai.analysis.analyseActivity(a.id);
+    expect(ai.visionCalls).toEqual([
+      { frame: 'empty', faces: false },
+      { frame: 'rose', faces: false },
+      { frame: 'car', faces: false },
+      { frame: 'rose', faces: true },
+    ]);
+    const row = await activityRow(a.id);
+    expect(row.objects.map((o) => o.kind).sort()).toEqual(['person', 'vehicle']);
+    expect(row.recognised).toEqual([expect.objectContaining({ memory_uuid: rose })]);
+  });
+
   it('analyses an event of a muted camera but sends no alert', async () => {
     const { who, ai, activity } = await household({ is_muted: true });
     const a = await activity('rose');

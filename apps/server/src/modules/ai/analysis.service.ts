@@ -43,20 +43,39 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   const { repo, log } = deps;
   const now = deps.now ?? (() => new Date());
 
+  /** The engine's answer for one frame; undefined for a frame that does not decode. */
+  async function see(activityId: string, frame: Buffer, faces: boolean): Promise<VisionResult | undefined> {
+    try {
+      return await deps.vision.analyse(frame, { faces });
+    } catch (err) {
+      // A frame that does not decode is the camera's problem, not a reason to retry the job forever.
+      if (!(err instanceof UnreadableImageError)) throw err;
+      log.warn({ err, activityId }, 'a frame of the activity could not be read');
+      return undefined;
+    }
+  }
+
+  /**
+   * Every frame for objects; faces (with consent) in one frame only, the one with the surest person: faces
+   * cost more than objects, and the same faces are in the neighbouring frames anyway.
+   */
   async function look(ctx: AnalysisContext): Promise<VisionResult[]> {
     const { activity, camera, user } = ctx;
     const faces = user.isFacialRecognitionEnabled && camera.isFacialRecognitionEnabled;
-    const results: VisionResult[] = [];
-    for (const frame of await deps.frames.load(activity)) {
-      try {
-        results.push(await deps.vision.analyse(frame, { faces }));
-      } catch (err) {
-        // A frame that does not decode is the camera's problem, not a reason to retry the job forever.
-        if (!(err instanceof UnreadableImageError)) throw err;
-        log.warn({ err, activityId: activity.id }, 'a frame of the activity could not be read');
-      }
+    const frames = await deps.frames.load(activity);
+    if (frames.length === 1) {
+      const result = await see(activity.id, frames[0]!, faces);
+      return result ? [result] : [];
     }
-    return results;
+    const results: (VisionResult | undefined)[] = [];
+    for (const frame of frames) results.push(await see(activity.id, frame, false));
+    if (faces) {
+      const personScore = (r: VisionResult | undefined) =>
+        Math.max(0, ...(r?.objects ?? []).filter((o) => o.kind === 'person').map((o) => o.score));
+      const best = results.reduce((b, r, i) => (personScore(r) > personScore(results[b]) ? i : b), 0);
+      if (personScore(results[best]) > 0) results[best] = await see(activity.id, frames[best]!, true);
+    }
+    return results.filter((r): r is VisionResult => r !== undefined);
   }
 
   async function analyse(ctx: AnalysisContext): Promise<ActivityRow> {
