@@ -51,14 +51,10 @@ const round = (box: Box): Box => [
   Math.round(box[3]),
 ];
 
-function toFace(face: RawFace, offsetX = 0, offsetY = 0, scale = 1): DetectedFace {
+/** A face found in a region that starts at (offsetX, offsetY) of the image, in the image's pixels. */
+function toFace(face: RawFace, offsetX = 0, offsetY = 0): DetectedFace {
   return {
-    box: round([
-      offsetX + face.box[0] * scale,
-      offsetY + face.box[1] * scale,
-      face.box[2] * scale,
-      face.box[3] * scale,
-    ]),
+    box: round([offsetX + face.box[0], offsetY + face.box[1], face.box[2], face.box[3]]),
     score: face.score,
     descriptor: Array.from(face.descriptor),
   };
