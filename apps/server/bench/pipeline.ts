@@ -6,7 +6,7 @@
  * 10 s clip. The cameras have facial recognition on and the user has a person memory with a photo, so every
  * event runs objects, faces and recognition. Prints p50/p95 and the server's peak RSS.
  * Targets (issue 7, 2 cores): p50 ≤ 800 ms, p95 ≤ 1.5 s, RSS ≤ 700 MB; clip p95 ≤ 3 s.
- * BENCH_IMAGES and BENCH_CLIPS change the counts.
+ * BENCH_IMAGES and BENCH_CLIPS change the counts; BENCH_LOG_LEVEL=debug logs each step's time.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -60,6 +60,8 @@ const server = await startBenchServer({
   FTP_PASV_MIN: String(pasvMin),
   FTP_PASV_MAX: String(pasvMin + 49),
   INGEST_SMTP_PORT: String(await freePort()),
+  // BENCH_LOG_LEVEL=debug shows each activity's analysis and alert timings.
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
 });
 const ftp = new Client(30_000);
 try {

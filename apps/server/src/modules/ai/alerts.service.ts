@@ -113,6 +113,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       const { activity, camera, user } = ctx;
       if (!isAlertWorthy(activity.objects)) return;
       if (camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled) return;
+      const started = performance.now();
       const claim = await repo.claimAlert(activity, windowMs, randomUUID());
       if (claim.kind === 'new') {
         const outcome = await post(user.id, claim.messageId);
@@ -123,6 +124,10 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         const outcome = await post(user.id, claim.messageId);
         if (outcome === 'posted' && activity.coalescedActivityId === activity.id) await push(ctx, activity);
       }
+      log.debug(
+        { activityId: activity.id, alert: claim.kind, ms: Math.round(performance.now() - started) },
+        'alert sent',
+      );
       if (claim.kind !== 'joined' && deps.requestRicherDescription)
         await deps.requestRicherDescription(activity.id);
     },

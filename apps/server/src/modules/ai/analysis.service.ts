@@ -80,7 +80,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 
   async function analyse(ctx: AnalysisContext): Promise<ActivityRow> {
     const { activity, camera, user } = ctx;
+    const started = performance.now();
     const results = await look(ctx);
+    const lookedMs = Math.round(performance.now() - started);
     const objects = mergeObjects(results);
     const faces = mergeFaces(results);
     const memories = objects.length > 0 ? await repo.recognisableMemories(user.id, camera.siteId, now()) : [];
@@ -110,6 +112,18 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     const at = now();
     // In amnesia mode nothing new is kept: no faces, so nothing a correction could later learn from either.
     await repo.saveAnalysis(activity, result, user.isAmnesiaModeEnabled ? null : outcome.faces, at);
+    log.debug(
+      {
+        activityId: activity.id,
+        frames: results.length,
+        lookedMs,
+        totalMs: Math.round(performance.now() - started),
+        objects: objects.length,
+        faces: faces.length,
+        recognised: outcome.recognised.length,
+      },
+      'activity analysed',
+    );
     return { ...activity, ...result, analysedAt: at };
   }
 
