@@ -35,3 +35,23 @@ export function createStorageFromConfig(
   }
   return createFsStorage({ root: join(config.DATA_DIR, 'media'), signUrl: signFsUrl });
 }
+
+/**
+ * Origins the browser loads media from besides our own: the bucket's, when media are presigned S3 URLs. The
+ * web app's content security policy lets images, video and HLS segments come from there.
+ */
+export function mediaOriginsFromConfig(config: Config): string[] {
+  if (!config.S3_BUCKET) return [];
+  if (!config.S3_ENDPOINT) {
+    return [
+      `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`,
+      `https://s3.${config.S3_REGION}.amazonaws.com`,
+    ];
+  }
+  const endpoint = new URL(config.S3_ENDPOINT);
+  return [
+    config.S3_FORCE_PATH_STYLE
+      ? endpoint.origin
+      : `${endpoint.protocol}//${config.S3_BUCKET}.${endpoint.host}`,
+  ];
+}
