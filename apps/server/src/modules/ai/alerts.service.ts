@@ -111,8 +111,12 @@ export function createAlertsService(deps: AlertsServiceDeps) {
     /** Alerts about an analysed activity when it is worth one; see the module comment. Safe to rerun. */
     async alertFor(ctx: AnalysisContext): Promise<void> {
       const { activity, camera, user } = ctx;
-      if (!isAlertWorthy(activity.objects)) return;
-      if (camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled) return;
+      const quiet = camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled;
+      if (!isAlertWorthy(activity.objects) || quiet) {
+        // A second look (more files of the event) may have changed what an alert already sent says.
+        if (activity.alertMessageId) await refresh(user.id, activity.alertMessageId);
+        return;
+      }
       const started = performance.now();
       const claim = await repo.claimAlert(activity, windowMs, randomUUID());
       if (claim.kind === 'new') {

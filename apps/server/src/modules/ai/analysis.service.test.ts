@@ -177,6 +177,20 @@ describe('analysing an activity', () => {
     expect(ai.notified).toEqual([]);
   });
 
+  it('does not look at an event once the camera is in private mode', async () => {
+    const { who, ai, activity, cameraName } = await household();
+    const a = await activity('rose');
+    const hidden = await call(t, who, 'POST', '/api/users/update-camera', {
+      name: cameraName,
+      settings: { is_private_mode_enabled: true },
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    await ai.analysis.analyseActivity(a.id);
+    expect(ai.visionCalls).toEqual([]);
+    expect((await activityRow(a.id)).analysedAt).toBeNull();
+    expect(await history(who)).toEqual([]);
+  });
+
   it('sends no alert when nothing worth one was seen', async () => {
     const { who, ai, activity } = await household();
     const a = await activity('empty');
