@@ -26,7 +26,11 @@ export async function createDeps(config: Config): Promise<AppDeps> {
   const log = createLogger(config.LOG_LEVEL);
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const database = await createDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirFor(dataDir) });
+  const database = await createDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: pgliteDirFor(dataDir),
+    onConnectionError: (err) => log.warn({ err }, 'a pooled database connection failed; it will be replaced'),
+  });
   await database.migrate();
   const mailer = config.SMTP_URL
     ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)

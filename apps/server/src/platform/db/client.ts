@@ -42,16 +42,23 @@ export interface DatabaseOptions {
   pgliteDir?: string | undefined;
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
+  /** Told when an idle pooled connection dies (a PostgreSQL restart or failover); the pool replaces it. */
+  onConnectionError?: (err: Error) => void;
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return createPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) {
+    return createPostgres(options.url, options.poolSize ?? 10, options.onConnectionError ?? (() => {}));
+  }
   if (options.pgliteDir) await initPgliteDir(options.pgliteDir);
   return createPglite(options.pgliteDir);
 }
 
-function createPostgres(url: string, max: number): Database {
+function createPostgres(url: string, max: number, onConnectionError: (err: Error) => void): Database {
   const pool = new pg.Pool({ connectionString: url, max });
+  // Without a listener, an idle client's error (the server restarting, an admin ending the session) is an
+  // unhandled 'error' event that kills the process; the pool drops that client and connects a new one.
+  pool.on('error', onConnectionError);
   const db = drizzleNodePg({ client: pool, schema });
   return {
     db,
