@@ -69,10 +69,19 @@ describe('jobs', () => {
     expect(seen.committed?.sort()).toEqual([1, 2]);
   });
 
+  it('runs every job of a batch sent in a committed transaction', async () => {
+    await database.db.transaction(async (tx) => {
+      await jobs.sendMany('test.committed', [{ n: 10 }, { n: 11 }, { n: 12 }], { tx });
+    });
+    await until(() => (seen.committed ?? []).filter((n) => n >= 10).length === 3);
+    expect((seen.committed ?? []).filter((n) => n >= 10).sort()).toEqual([10, 11, 12]);
+  });
+
   it('never runs a job sent in a transaction that rolled back', async () => {
     await expect(
       database.db.transaction(async (tx) => {
         await jobs.send('test.rolled-back', { n: 1 }, { tx });
+        await jobs.sendMany('test.rolled-back', [{ n: 3 }, { n: 4 }], { tx });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');

@@ -31,6 +31,8 @@ export interface SendOptions {
 export interface Jobs {
   /** Enqueue. With `tx` (a Drizzle transaction or the Db) the job is inserted through it, so it commits with the row. */
   send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendOptions): Promise<void>;
+  /** Enqueue several jobs of one queue in one statement (e.g. uploads committed together), like `send`. */
+  sendMany<N extends JobName>(name: N, data: JobPayloads[N][], options?: { tx?: Db }): Promise<void>;
   /** Handle jobs of one queue, `concurrency` at a time; a thrown error retries with backoff. */
   work<N extends JobName>(
     name: N,
@@ -249,6 +251,31 @@ export function createJobs(options: JobsOptions): JobRunner {
         await boss.send(name, data as object, pgOptions);
         wake(name);
       }
+    },
+
+    async sendMany(name, data, sendOptions = {}) {
+      if (data.length === 0) return;
+      await whenStarted();
+      const { tx } = sendOptions;
+      const executor = tx ? executorFor(tx) : undefined;
+      if (!knownQueues.has(name)) {
+        if (executor)
+          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
+            name,
+            { name, ...queueDefaults },
+          ]);
+        else await ensureQueue(name);
+      }
+      await boss.insert(
+        data.map((d) => ({ name, data: d })),
+        executor ? { db: executor } : {},
+      );
+      for (let i = 0; i < data.length; i++) wake(name);
+      if (tx && database.kind === 'postgres')
+        for (const ms of POSTGRES_TX_WAKE_DELAYS_MS)
+          setTimeout(() => {
+            for (let i = 0; i < data.length; i++) wake(name);
+          }, ms).unref();
     },
 
     async work(name, workOptions, handler) {

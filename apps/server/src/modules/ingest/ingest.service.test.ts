@@ -66,6 +66,7 @@ describe('ingest service', () => {
     const failing: Jobs = {
       ...t.app.jobs,
       send: () => Promise.reject(new Error('database gone')),
+      sendMany: () => Promise.reject(new Error('database gone')),
     };
     await expect(
       service(failing).acceptUpload({
@@ -80,6 +81,45 @@ describe('ingest service', () => {
     expect((await uploadsOf(t, userId)).filter((r) => r.camera_name === 'Broken')).toEqual([]);
     // Nor is a spool file left behind.
     expect(readdirSync(join(t.deps.config.DATA_DIR, 'ingest-spool'))).toEqual([]);
+  });
+
+  it('commits uploads arriving together, and one that cannot be committed fails alone', async () => {
+    const ingest = service(t.app.jobs);
+    const jpeg = await smallJpeg();
+    const upload = (owner: string, i: number) =>
+      ingest.acceptUpload({
+        userId: owner,
+        cameraName: 'Together',
+        source: 'ftp',
+        originalName: `t${i}.jpg`,
+        file: Readable.from([jpeg]),
+      });
+    const gone = '00000000-0000-4000-8000-00000000dead';
+    const results = await Promise.allSettled([
+      ...[0, 1, 2, 3, 4].map((i) => upload(userId, i)),
+      upload(gone, 5),
+      ...[6, 7, 8].map((i) => upload(userId, i)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      ...Array<string>(5).fill('fulfilled'),
+      'rejected',
+      ...Array<string>(3).fill('fulfilled'),
+    ]);
+    const names = (await uploadsOf(t, userId))
+      .filter((r) => r.camera_name === 'Together')
+      .map((r) => r.original_name);
+    expect(names.sort()).toEqual([
+      't0.jpg',
+      't1.jpg',
+      't2.jpg',
+      't3.jpg',
+      't4.jpg',
+      't6.jpg',
+      't7.jpg',
+      't8.jpg',
+    ]);
+    // The failed one's bytes went with it.
+    expect(stored().some((e) => e.parentPath.includes(gone))).toBe(false);
   });
 
   it('refuses an oversized stream while it arrives', async () => {

@@ -59,6 +59,9 @@ export interface IngestServiceDeps {
 /** Where stored uploads of a user live (covered by the per-user media clean-up on account deletion). */
 export const uploadsPrefix = (userId: string) => `${userMediaPrefix(userId)}/uploads`;
 
+/** Uploads (requests) committed in one transaction at most. */
+const MAX_GROUP_COMMIT = 64;
+
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Keeps log lines one line and short whatever a camera calls its files. */
 const printable = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
@@ -108,6 +111,54 @@ export function createIngestService(deps: IngestServiceDeps) {
     } catch (err) {
       await rm(path, { force: true });
       throw err;
+    }
+  }
+
+  /** The rows and jobs of uploads, in one transaction: exactly when a row exists, its job does. */
+  async function commitRows(prepared: PreparedUpload[]): Promise<void> {
+    await deps.database.db.transaction(async (tx) => {
+      await repo.insertUploads(
+        prepared.map((p) => p.row),
+        tx,
+      );
+      await jobs.sendMany(
+        'ingest.process-upload',
+        prepared.map((p) => ({ uploadId: p.row.id })),
+        { tx },
+      );
+    });
+  }
+
+  // Group commit: uploads that finish while a transaction is running are committed together in the next
+  // one. Each waits no longer than it would anyway, and under load the embedded database runs one
+  // transaction for many uploads instead of one each (its per-transaction cost is what limits throughput).
+  const waiting: { prepared: PreparedUpload[]; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let committing = false;
+
+  function groupCommit(prepared: PreparedUpload[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      waiting.push({ prepared, resolve, reject });
+      void drainCommits();
+    });
+  }
+
+  async function drainCommits(): Promise<void> {
+    if (committing) return;
+    committing = true;
+    try {
+      while (waiting.length > 0) {
+        const group = waiting.splice(0, MAX_GROUP_COMMIT);
+        try {
+          await commitRows(group.flatMap((g) => g.prepared));
+          for (const g of group) g.resolve();
+        } catch (err) {
+          // One bad upload (say, of an account deleted meanwhile) must not fail the others: each alone.
+          if (group.length === 1) group[0]!.reject(err);
+          else for (const g of group) await commitRows(g.prepared).then(g.resolve, g.reject);
+        }
+      }
+    } finally {
+      committing = false;
     }
   }
 
@@ -168,13 +219,7 @@ export function createIngestService(deps: IngestServiceDeps) {
             stored.push(p.row.storageKey);
           }),
         );
-        await deps.database.db.transaction(async (tx) => {
-          await repo.insertUploads(
-            prepared.map((p) => p.row),
-            tx,
-          );
-          for (const p of prepared) await jobs.send('ingest.process-upload', { uploadId: p.row.id }, { tx });
-        });
+        await groupCommit(prepared);
       } catch (err) {
         await Promise.all(
           stored.map((key) =>

@@ -1,0 +1,215 @@
+/**
+ * npm run bench:ingest — camera uploads on a built server started as `npm start` runs it (embedded PGlite,
+ * local storage, the system ffmpeg; the AI's vision off, so its work is left out):
+ * - 8 FTP clients upload 200 KB JPEGs for 30 s, each file to a camera folder of its own, so every upload is
+ *   a motion event of its own. Prints accepted events/s (226 answers), p50/p95 from the 226 to the activity
+ *   being stored (its ActivityCreated at a SignalR client) and the server's peak RSS.
+ * - then a 10 s 720p H.264 clip (testsrc), uploaded 5 times: 226 → activity with poster and HLS.
+ * Targets (issue "Camera event ingest", 2 cores): ≥ 50 events/s, p95 ≤ 500 ms, RSS ≤ 400 MB; clip ≤ 3 s.
+ * BENCH_DURATION_S, BENCH_CLIENTS and BENCH_CLIPS change the run.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { Client } from 'basic-ftp';
+import sharp from 'sharp';
+import { postJson, startBenchServer } from './harness.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const CLIPS = Number(process.env.BENCH_CLIPS ?? 5);
+/** How long after the load the last activities may take before they count as lost. */
+const DRAIN_TIMEOUT_MS = 60_000;
+const TARGET_BYTES = 200 * 1024;
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+const ms = (n: number) => `${Math.round(n)} ms`;
+const sleep = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
+
+/**
+ * A 1280×720 camera-like frame of about 200 KB: a gradient with sensor-like noise, the quality picked so the
+ * JPEG lands near the size.
+ */
+async function snapshot(): Promise<Buffer> {
+  const width = 1280;
+  const height = 720;
+  const raw = Buffer.alloc(width * height * 3);
+  let seed = 1;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 25) - 12;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      raw[i] = Math.max(0, Math.min(255, (x * 255) / width + noise()));
+      raw[i + 1] = Math.max(0, Math.min(255, (y * 255) / height + noise()));
+      raw[i + 2] = Math.max(0, Math.min(255, 128 + noise()));
+    }
+  let best: Buffer | undefined;
+  for (let quality = 95; quality >= 30; quality -= 5) {
+    const jpeg = await sharp(raw, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer();
+    if (!best || Math.abs(jpeg.length - TARGET_BYTES) < Math.abs(best.length - TARGET_BYTES)) best = jpeg;
+    if (jpeg.length <= TARGET_BYTES) break;
+  }
+  return best!;
+}
+
+/** A 10 s 1280×720 H.264 clip from ffmpeg's test pattern, as a camera would record it. */
+function clip(): Buffer {
+  const out = join(mkdtempSync(join(tmpdir(), 'hs-bench-clip-')), 'clip.mp4');
+  const r = spawnSync(
+    process.env.FFMPEG_PATH ?? 'ffmpeg',
+    [
+      ...[
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=1280x720:rate=25',
+        '-t',
+        '10',
+      ],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', out],
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`ffmpeg could not make the clip: ${r.stderr}`);
+  return readFileSync(out);
+}
+
+const ftpPort = await freePort();
+const pasvMin = 40_000 + Math.floor(Math.random() * 200) * 100;
+const email = `bench-ingest-${Date.now()}@example.com`;
+const server = await startBenchServer({
+  VERIFICATION_EXEMPT_EMAILS: email,
+  FTP_PORT: String(ftpPort),
+  FTP_PASV_MIN: String(pasvMin),
+  FTP_PASV_MAX: String(pasvMin + 49),
+  INGEST_SMTP_PORT: String(await freePort()),
+  VISION_ENABLED: 'false',
+});
+const clients: Client[] = [];
+try {
+  const session = await postJson<{ idToken: string }>(`${server.base}/api/auth/sign-up`, {
+    email,
+    password: 'bench password',
+  });
+  const auth = { authorization: `Bearer ${session.idToken}` };
+  await postJson(`${server.base}/api/users`, { timezone: 'Europe/Berlin' }, auth);
+  const login = (
+    (await (await fetch(`${server.base}/api/users/camera-email-credentials`, { headers: auth })).json()) as {
+      data: { username: string; password: string };
+    }
+  ).data;
+
+  // Activities arrive at the app's realtime client as ActivityCreated, named by their camera.
+  const created = new Map<string, number>();
+  const hub = new HubConnectionBuilder()
+    .withUrl(`${server.base}/api/realtime`, {
+      accessTokenFactory: () => session.idToken,
+      transport: HttpTransportType.WebSockets,
+    })
+    .configureLogging(LogLevel.None)
+    .build();
+  hub.on('ActivityCreated', (event: { camera_name: string | null }) => {
+    if (event.camera_name && !created.has(event.camera_name))
+      created.set(event.camera_name, performance.now());
+  });
+  await hub.start();
+
+  for (let i = 0; i < CLIENTS; i++) {
+    const c = new Client(30_000);
+    await c.access({ host: '127.0.0.1', port: ftpPort, user: login.username, password: login.password });
+    clients.push(c);
+  }
+
+  const jpeg = await snapshot();
+  // Warm-up: the first uploads pay for JIT, sharp's start and the first camera and queue rows.
+  await Promise.all(clients.map((c, i) => c.uploadFrom(Readable.from([jpeg]), `/Warm ${i}/w.jpg`)));
+
+  const acked = new Map<string, number>();
+  const started = performance.now();
+  const stopAt = started + DURATION_S * 1000;
+  let refused = 0;
+  await Promise.all(
+    clients.map(async (c, i) => {
+      for (let n = 0; performance.now() < stopAt; n++) {
+        const camera = `E${i}-${n}`;
+        try {
+          const res = await c.uploadFrom(Readable.from([jpeg]), `/${camera}/snap.jpg`);
+          if (res.code === 226) acked.set(camera, performance.now());
+        } catch {
+          refused += 1;
+        }
+      }
+    }),
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  const rssAfterLoad = server.peakRssMb();
+
+  const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+  while ([...acked.keys()].some((k) => !created.has(k)) && performance.now() < deadline) await sleep(100);
+  const latencies = [...acked].flatMap(([camera, at]) => {
+    const done = created.get(camera);
+    return done === undefined ? [] : [Math.max(0, done - at)];
+  });
+
+  console.log(
+    `bench:ingest — ${CLIENTS} FTP clients, ${Math.round(jpeg.length / 1024)} KB JPEGs, ${DURATION_S} s, embedded PGlite, vision off`,
+  );
+  console.log(
+    [
+      `accepted ${acked.size} (${(acked.size / elapsedS).toFixed(1)} events/s)`,
+      `failed ${refused}`,
+      `stored as activities ${latencies.length}/${acked.size}`,
+      `226 → activity p50 ${ms(percentile(latencies, 50))}`,
+      `p95 ${ms(percentile(latencies, 95))}`,
+      `max ${ms(Math.max(...latencies))}`,
+      `peak RSS ${rssAfterLoad} MB`,
+    ].join('   '),
+  );
+
+  if (CLIPS > 0) {
+    const video = clip();
+    const clipTimes: number[] = [];
+    const c = clients[0]!;
+    for (let i = 1; i <= CLIPS; i++) {
+      const camera = `Clip ${i}`;
+      await c.uploadFrom(Readable.from([video]), `/${camera}/clip.mp4`);
+      const at = performance.now();
+      const until = at + DRAIN_TIMEOUT_MS;
+      while (!created.has(camera) && performance.now() < until) await sleep(20);
+      const done = created.get(camera);
+      if (done !== undefined) clipTimes.push(Math.max(0, done - at));
+    }
+    console.log(
+      [
+        `10 s 720p H.264 clip (${(video.length / 1024 / 1024).toFixed(1)} MB) 226 → activity with poster and HLS: ${clipTimes.length}/${CLIPS}`,
+        `p50 ${ms(percentile(clipTimes, 50))}`,
+        `max ${ms(Math.max(...clipTimes))}`,
+      ].join('   '),
+    );
+  }
+  console.log(`server peak RSS ${server.peakRssMb()} MB`);
+  await hub.stop();
+} finally {
+  for (const c of clients) c.close();
+  await server.stop();
+}
