@@ -13,7 +13,11 @@ import type { Fanout } from './adapters/fanout/fanout.js';
 import { createInProcessFanout } from './adapters/fanout/inprocess.fanout.js';
 import { createRedisFanout } from './adapters/fanout/redis.fanout.js';
 import type { Mailer } from './adapters/mail/mailer.js';
-import { createStorageFromConfig, loadMediaSecret } from './adapters/storage/from-config.js';
+import {
+  createStorageFromConfig,
+  loadMediaSecret,
+  mediaOriginsFromConfig,
+} from './adapters/storage/from-config.js';
 import { roundedExpiry, type ObjectStorage } from './adapters/storage/storage.js';
 import type { ActivitiesApi } from './modules/activities/activities.api.js';
 import { createUploadCameras } from './modules/activities/activities.cameras.js';
@@ -77,12 +81,13 @@ import { createFfmpeg } from './modules/media/ffmpeg.js';
 import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
-import { createFaceEmbeddingsRepository } from './modules/ai/face-embeddings.repository.js';
-import { createFaceEmbeddingsService } from './modules/ai/face-embeddings.service.js';
 import { registerIngestWorkers, scheduleIngestJobs } from './modules/ingest/ingest.jobs.js';
 import { createIngestRepository } from './modules/ingest/ingest.repository.js';
 import { registerIngestRoutes } from './modules/ingest/ingest.routes.js';
 import { createIngestService } from './modules/ingest/ingest.service.js';
+import { createFaceEmbeddingsRepository } from './modules/ai/face-embeddings.repository.js';
+import { createFaceEmbeddingsService } from './modules/ai/face-embeddings.service.js';
+import { registerFaceEmbeddingsWorker } from './modules/ai/face-embeddings.jobs.js';
 import { createMemoriesRepository } from './modules/memories/memories.repository.js';
 import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
 import { createMemoriesService } from './modules/memories/memories.service.js';
@@ -181,7 +186,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('auth', null);
   installErrorHandler(app);
 
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, mediaOriginsFromConfig(config));
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {
@@ -265,16 +270,18 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     urlTtlSeconds: config.MEDIA_URL_TTL,
     photoLimit: config.MEMORY_PHOTO_LIMIT,
   });
-  // Every face in a people memory's photo becomes an example for recognition, in the background.
+  // Every face in a people memory's photo becomes an example for recognition, in a durable job.
   const faceEmbeddings = createFaceEmbeddingsService({
     repo: createFaceEmbeddingsRepository(database.db),
     vision,
     storage,
     events,
+    enqueue: (photo) => jobs.send('memory.learn-faces', photo),
     log: deps.log,
   });
+  await registerFaceEmbeddingsWorker(jobs, faceEmbeddings);
   app.decorate('faceEmbeddings', faceEmbeddings);
-  app.addHook('onClose', () => faceEmbeddings.close());
+  app.addHook('onClose', async () => faceEmbeddings.close());
   const backgroundTasks: BackgroundTask[] = [
     { name: 'memories.purge-expired', intervalMs: 60 * 60_000, run: () => memories.purgeExpired() },
   ];
@@ -366,6 +373,10 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const highlights = createHighlightsService({ repo: highlightsRepo, users, media: summaryMedia });
   app.decorate('realtime', realtime);
   app.decorate('chat', chat);
+  const notifications =
+    deps.notifications ?? createNotificationsFromConfig(config, { db: database.db, log: deps.log });
+  app.decorate('notifications', notifications);
+  app.addHook('onClose', () => notifications.close());
 
   // Camera events: uploads become activities (ingest.process-upload), read, deleted and purged here.
   const activitiesRepo = createActivitiesRepository(database.db);
@@ -411,10 +422,6 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     deleteActivities: (refs) => activities.deleteActivities(refs),
     processUpload: (uploadId) => uploadProcessor.process(uploadId),
   } satisfies ActivitiesApi);
-  const notifications =
-    deps.notifications ?? createNotificationsFromConfig(config, { db: database.db, log: deps.log });
-  app.decorate('notifications', notifications);
-  app.addHook('onClose', () => notifications.close());
 
   // The home sitter's language: chat answers (`ai.answer`, sent with the user's message) and highlights.
   const llm = createLlmFromConfig(config);
@@ -516,9 +523,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerRealtimeRoutes(app, { realtime, users, guards });
   registerChatRoutes(app, { chat, guards });
   registerHighlightsRoutes(app, { highlights, guards });
+  registerNotificationRoutes(app, { notifications, guards });
   registerActivityRoutes(app, { activities, guards });
   registerAiRoutes(app, { corrections, users, guards });
-  registerNotificationRoutes(app, { notifications, guards });
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;

@@ -84,13 +84,18 @@ describe('face examples of people memories', () => {
     expect(matchFace(face(1), mine)?.name).toBe('Rose');
   });
 
-  it('answers the upload before the faces are read', async () => {
+  it('answers the upload before the faces are read, with the work in a durable job', async () => {
     const ann = await create(alice, 'people', { name: 'Ann' });
     vision.queue.push([detected(face(3))]);
     const release = vision.hold();
     const res = await upload(alice, 'people', ann.memory_uuid, await png());
     expect(res.statusCode).toBe(201);
     expect((await examples(aliceId)).some((e) => e.memoryId === ann.memory_uuid)).toBe(false);
+    // In the database, not in memory: a restart now would still learn this photo's faces.
+    const queued = await t.database.query<{ memory_id: string }>(
+      `select data->>'memoryId' as memory_id from pgboss.job where name = 'memory.learn-faces'`,
+    );
+    expect(queued.map((j) => j.memory_id)).toContain(ann.memory_uuid);
     release();
     await settled();
     expect((await examples(aliceId)).some((e) => e.memoryId === ann.memory_uuid)).toBe(true);

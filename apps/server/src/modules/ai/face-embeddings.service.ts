@@ -15,6 +15,8 @@ export interface FaceEmbeddingsServiceDeps {
   vision: Pick<VisionEngine, 'embedFaces'>;
   storage: Pick<ObjectStorage, 'get'>;
   events: EventBus;
+  /** Queues a photo's embedding as a durable job (`memory.learn-faces`), so a restart does not lose it. */
+  enqueue: (photo: MemoryImageEvent) => Promise<void>;
   log: Logger;
   now?: () => Date;
 }
@@ -49,15 +51,23 @@ function isDescriptor(value: unknown): value is number[] {
 
 /**
  * The face examples of people memories. Every face in a people memory's photo is embedded when the photo is
- * added and dropped when it is removed (the memory's deletion cascades). Embedding takes a second or two of
- * model time, so it runs after the upload has been answered; a failure is logged and the photo keeps no
- * examples. Corrections from the AI pipeline ("that's Rose" / "not Rose") add examples too.
+ * added and dropped when it is removed (the memory's deletion cascades). Embedding runs as a durable job
+ * after the upload has been answered, so a restart in between does not lose it. Corrections from the AI pipeline ("that's Rose" / "not Rose") add examples too.
  */
 export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
   const { repo, vision, storage, events, log } = deps;
   const now = deps.now ?? (() => new Date());
-  const pending = new Set<Promise<void>>();
+  // Photos queued by this instance and not yet done; `idle()` waits for them (tests, shutdown).
+  let outstanding = 0;
+  let settledWaiters: (() => void)[] = [];
   let closed = false;
+
+  function settleOne(): void {
+    outstanding = Math.max(0, outstanding - 1);
+    if (outstanding > 0) return;
+    for (const resolve of settledWaiters) resolve();
+    settledWaiters = [];
+  }
 
   async function learnPhoto(e: MemoryImageEvent): Promise<void> {
     const object = await storage.get(e.storageKey);
@@ -78,18 +88,16 @@ export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
     );
   }
 
-  events.on('memory.image_added', (e) => {
+  // Embedding takes a second or two of model time, so the upload is answered first and a job does it.
+  events.on('memory.image_added', async (e) => {
     if (e.category !== 'people' || closed) return;
-    // Not awaited: the event is emitted inside the upload request, which must not wait for the models.
-    const task: Promise<void> = learnPhoto(e)
-      .catch((err: unknown) => {
-        log.error(
-          { err, memoryId: e.memoryId, imageId: e.imageId },
-          'could not learn the faces of a memory photo',
-        );
-      })
-      .finally(() => pending.delete(task));
-    pending.add(task);
+    outstanding++;
+    try {
+      await deps.enqueue(e);
+    } catch (err) {
+      settleOne();
+      log.error({ err, memoryId: e.memoryId, imageId: e.imageId }, 'could not queue a memory photo’s faces');
+    }
   });
 
   events.on('memory.image_removed', async (e) => {
@@ -97,8 +105,9 @@ export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
     await repo.deleteForImage(e.userId, e.imageId);
   });
 
-  async function idle(): Promise<void> {
-    while (pending.size > 0) await Promise.allSettled([...pending]);
+  function idle(): Promise<void> {
+    if (outstanding === 0) return Promise.resolve();
+    return new Promise((resolve) => settledWaiters.push(resolve));
   }
 
   return {
@@ -127,13 +136,29 @@ export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
       await repo.addCorrection(userId, memoryId, descriptor, { negative: options.negative, activityId });
     },
 
-    /** Resolves once the photos being embedded are done (tests; shutdown). */
+    /**
+     * The `memory.learn-faces` job: every face of one photo. A photo whose faces cannot be read is logged and
+     * keeps no examples (re-adding it tries again); a crash mid-way leaves the job to run at the next start.
+     */
+    async learn(photo: MemoryImageEvent): Promise<void> {
+      try {
+        await learnPhoto(photo);
+      } catch (err) {
+        log.error(
+          { err, memoryId: photo.memoryId, imageId: photo.imageId },
+          'could not learn the faces of a memory photo',
+        );
+      } finally {
+        settleOne();
+      }
+    },
+
+    /** Resolves once the photos this instance queued are done (tests). */
     idle,
 
-    /** Takes no new photos and waits for those under way (close the vision engine after this). */
-    async close(): Promise<void> {
+    /** Queues no new photos; queued ones stay in the job queue for the next start. */
+    close(): void {
       closed = true;
-      await idle();
     },
   };
 }

@@ -10,12 +10,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL pool', () => {
     try {
       // Two queries at once leave two idle connections in the pool.
       await Promise.all([database.query('select pg_sleep(0.05)'), database.query('select pg_sleep(0.05)')]);
-      const [{ name }] = await database.query<{ name: string }>('select current_database() as name');
+      const [row] = await database.query<{ name: string }>('select current_database() as name');
       // What a server restart looks like to idle clients. Without a pool error listener this is an unhandled
       // 'error' event, which kills the process (vitest reports it as a failure).
       const ended = await admin.query(
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1',
-        [name],
+        [row?.name],
       );
       expect(ended.rowCount).toBeGreaterThanOrEqual(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
