@@ -59,22 +59,18 @@ export function createAlertsService(deps: AlertsServiceDeps) {
   const windowMs = deps.coalesceWindowMs ?? COALESCE_WINDOW_MS;
 
   /** The message as it should read now, built from every activity of the alert (so it is always whole). */
-  async function contentOf(userId: string, messageId: string) {
+  async function contentOf(userId: string, messageId: string): Promise<AgentMessageInput> {
     const activities = await repo.alertActivities(userId, messageId);
-    const videos = await Promise.all(activities.map(async (a) => attachmentFor(a, await deps.media(a))));
     return {
-      activities,
-      message: {
-        text: alertText(activities),
-        videos,
-        source_activity_uuid_list: activities.map((a) => a.id),
-      } satisfies AgentMessageInput,
+      text: alertText(activities),
+      videos: await Promise.all(activities.map(async (a) => attachmentFor(a, await deps.media(a)))),
+      source_activity_uuid_list: activities.map((a) => a.id),
     };
   }
 
   /** Posts the alert with its claimed id; a message that already exists is brought up to date instead. */
   async function post(userId: string, messageId: string): Promise<'posted' | 'updated'> {
-    const { message } = await contentOf(userId, messageId);
+    const message = await contentOf(userId, messageId);
     try {
       await deps.chat.postAgentMessage(userId, { ...message, message_uuid: messageId });
       return 'posted';
@@ -87,8 +83,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
 
   /** Re-renders an alert message from its activities (a joined activity, a correction, a richer text). */
   async function refresh(userId: string, messageId: string): Promise<ChatMessage | undefined> {
-    const { message } = await contentOf(userId, messageId);
-    return deps.chat.updateAgentMessage(userId, messageId, message);
+    return deps.chat.updateAgentMessage(userId, messageId, await contentOf(userId, messageId));
   }
 
   async function push(ctx: AnalysisContext, activity: ActivityRow): Promise<void> {
