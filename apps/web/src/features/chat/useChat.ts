@@ -5,13 +5,14 @@ import {
   TYPING_INDICATOR_TIMEOUT_MS,
 } from '@homesitter/contract/runtime';
 import type { ChatMessage, ReplyToMessage } from '@homesitter/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { realtime } from '../../shared/lib/realtime';
 import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRealtime';
 import { useSession } from '../../shared/lib/useSession';
 import { chatKeys, fetchHistoryPage, postMessage } from './chatApi';
 import { chatReducer, type ChatAction, type ChatItem } from './chatState';
+import { recognitionKey } from './recognitionApi';
 
 export interface SendInput {
   text: string;
@@ -55,6 +56,7 @@ export function useChat() {
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const lastActivity = useRef(0);
   const connection = useRealtimeConnection();
+  const queryClient = useQueryClient();
 
   // Page 1: two attempts, no user-facing error; stale after an hour, refreshed when the page is visible again.
   const first = useQuery({
@@ -108,6 +110,9 @@ export function useChat() {
 
   useRealtimeEvent<ChatMessage>('ReceiveMessageUpdate', (message) => {
     dispatch({ type: 'update', message });
+    // An alert changes when someone is confirmed or rejected: its correction buttons read again.
+    for (const id of message.source_activity_uuid_list)
+      void queryClient.invalidateQueries({ queryKey: recognitionKey(id) });
   });
 
   const loadOlder = useCallback(async () => {
