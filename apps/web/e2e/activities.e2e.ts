@@ -185,6 +185,29 @@ describe("a camera's past events", () => {
     await context.close();
   });
 
+  it('opens the event of a tapped alert (/chat?activity=…) over the chat, and says when it is gone', async () => {
+    const { data } = await call<{ data: { activity_uuid: string }[] }>(
+      'GET',
+      `/api/users/activities?camera_name=${CAMERA}`,
+      session,
+    );
+    const context = await signedInContext(session, MOBILE);
+    const { page } = await openPage(context);
+    await page.goto(`${baseUrl}/chat?activity=${data[0]!.activity_uuid}`);
+    const viewer = page.getByRole('dialog', { name: new RegExp(`^${CAMERA}`) });
+    await viewer.waitFor();
+    await viewer.locator('video').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.has('activity')).toBe(false);
+
+    await page.goto(`${baseUrl}/chat?activity=00000000-0000-4000-8000-000000000000`);
+    await page.getByText('That event is no longer available.').waitFor();
+    expect(new URL(page.url()).searchParams.has('activity')).toBe(false);
+    await context.close();
+  });
+
   it('deletes the history from the camera settings after a confirmation (mobile layout)', async () => {
     const context = await signedInContext(session, MOBILE);
     const { page, errors } = await openPage(context);

@@ -7,6 +7,7 @@ import { Button } from '../../shared/ui/Button';
 import { ChatSkeleton } from '../../shared/ui/Skeletons';
 import { ConnectionStatus, TypingIndicator } from './ChatStatus';
 import { Composer } from './Composer';
+import { LinkedActivity } from './LinkedActivity';
 import { MessageList } from './MessageList';
 import { getPendingImageUrl, setPendingImageUrl } from '../../shared/lib/pendingImage';
 import { useChat } from './useChat';
@@ -77,6 +78,7 @@ export default function ChatPage() {
           }
         />
       )}
+      <LinkedActivity />
       <TypingIndicator text={chat.typing} />
       <Composer
         canSend={chat.canSend}
