@@ -314,6 +314,27 @@ describe('retried and duplicated jobs', () => {
   });
 });
 
+describe('amnesia mode', () => {
+  it('records a new event only for its alert: out of history from the start, purged within a day', async () => {
+    const carol = await signUp(a.t);
+    const carolId = await userIdOf(a.t, carol);
+    const on = await a.t.app.inject({
+      method: 'POST',
+      url: '/api/users/update-amnesia-mode',
+      headers: carol.auth,
+      payload: { is_amnesia_mode_enabled: true },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const up = await plantUpload(a, carolId, image('Gate', at(moment(), 0)));
+    expect(await process(up.id)).toBe('created');
+    const [row] = await activitiesOf(a.t, carolId);
+    expect(row?.ephemeralUntil).toBeInstanceOf(Date);
+    expect(row!.ephemeralUntil!.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    const list = await a.t.app.inject({ method: 'GET', url: '/api/users/activities', headers: carol.auth });
+    expect(list.json().data).toEqual([]);
+  });
+});
+
 describe('private mode keeps nothing', () => {
   it('drops every upload while global private mode is on: no activity, no camera, bytes deleted, counted', async () => {
     const bob = await signUp(a.t);

@@ -4,6 +4,7 @@ import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
+import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
 import { UnreadableClipError } from '../media/ffmpeg.js';
 import { UnreadableImageError } from '../media/images.js';
 import { uploadCameraName, type UploadCameras } from './activities.cameras.js';
@@ -77,6 +78,8 @@ export function newActivity(
   camera: { id: string; name: string; siteId: string | null },
   at: Date,
   media: PreparedMedia,
+  /** Amnesia mode: kept only until then, and never in history (set here so no list ever shows it). */
+  ephemeralUntil: Date | null = null,
 ): NewActivity {
   return {
     id,
@@ -94,6 +97,7 @@ export function newActivity(
     width: media.width ?? null,
     height: media.height ?? null,
     durationSeconds: media.durationSeconds ?? null,
+    ephemeralUntil,
   };
 }
 
@@ -205,7 +209,10 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
           await q.bumpCounter(owner.id, utcDay(now()), 'no_free_events');
           return 'held';
         }
-        await q.insertActivity(newActivity(activityId, owner.id, camera, at, media));
+        const ephemeralUntil = owner.isAmnesiaModeEnabled
+          ? new Date(now().getTime() + EPHEMERAL_ACTIVITY_HOURS * 3_600_000)
+          : null;
+        await q.insertActivity(newActivity(activityId, owner.id, camera, at, media, ephemeralUntil));
       }
       await q.finishUpload(upload.id, 'processed', activityId, now());
       await deps.jobs.send('activity.analyse', { activityId }, { tx });

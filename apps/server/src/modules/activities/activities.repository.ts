@@ -26,6 +26,8 @@ export type CounterReason = (typeof ingestCounters.$inferInsert)['reason'];
 export interface UploadOwner {
   id: string;
   isGlobalPrivacyModeEnabled: boolean;
+  /** Amnesia mode: a new activity exists only for its alert (see `activities.ephemeral_until`). */
+  isAmnesiaModeEnabled: boolean;
   remainingFreeEvents: number;
   /** Spec §9: a subscription counts when its status is `active`. */
   hasActiveSubscription: boolean;
@@ -174,6 +176,7 @@ export function createActivitiesRepository(db: Db) {
         .select({
           id: users.id,
           isGlobalPrivacyModeEnabled: users.isGlobalPrivacyModeEnabled,
+          isAmnesiaModeEnabled: users.isAmnesiaModeEnabled,
           remainingFreeEvents: users.remainingFreeEvents,
           subscriptionStatus: users.stripeSubscriptionStatus,
         })
@@ -184,6 +187,7 @@ export function createActivitiesRepository(db: Db) {
         row && {
           id: row.id,
           isGlobalPrivacyModeEnabled: row.isGlobalPrivacyModeEnabled,
+          isAmnesiaModeEnabled: row.isAmnesiaModeEnabled,
           remainingFreeEvents: row.remainingFreeEvents,
           hasActiveSubscription: row.subscriptionStatus === 'active',
         }

@@ -1,5 +1,6 @@
 import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
 import type { Logger } from '../../platform/logger.js';
+import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
 import type { ActivityRow, AiRepository, AnalysisContext } from './ai.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import { describe } from './descriptions.js';
@@ -22,12 +23,6 @@ export interface AnalysisServiceDeps {
   log: Logger;
   now?: () => Date;
 }
-
-/**
- * How long an activity recorded in amnesia mode lives: long enough for its alert to be seen, and purged by
- * the hourly job within 24 h of the event.
- */
-export const EPHEMERAL_HOURS = 23;
 
 /** The media an analysis was made from; a rerun for the same media (a retried job) does not look again. */
 export function mediaFingerprint(a: Pick<ActivityRow, 'thumbnailKey' | 'videoKey' | 'imageKeys'>): string {
@@ -138,7 +133,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         return;
       }
       if (user.isAmnesiaModeEnabled && !activity.ephemeralUntil) {
-        const until = new Date(now().getTime() + EPHEMERAL_HOURS * 3_600_000);
+        const until = new Date(now().getTime() + EPHEMERAL_ACTIVITY_HOURS * 3_600_000);
         await repo.markEphemeral(activity.id, until);
         activity.ephemeralUntil = until;
       }

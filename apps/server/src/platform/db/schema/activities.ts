@@ -81,6 +81,12 @@ export interface RecognisedMemory {
 }
 
 /**
+ * How long an activity recorded in amnesia mode lives: long enough for its alert to be seen, and purged by
+ * the hourly job within 24 h of the event.
+ */
+export const EPHEMERAL_ACTIVITY_HOURS = 23;
+
+/**
  * A motion event: one or more uploads of one camera within 10 s. Media keys point into object storage;
  * clients only see signed URLs. The AI fields stay empty until the AI has looked at it.
  */
