@@ -64,7 +64,7 @@ declare module 'fastify' {
 export interface JobsOptions {
   database: Database;
   log: Logger;
-  /** How often idle workers look for due jobs: retries, delayed jobs, jobs sent by other instances. */
+  /** How often idle workers look for due jobs: retries, delayed jobs, jobs sent by other instances (5 s embedded, 2 s on PostgreSQL). */
   pollingIntervalSeconds?: number;
   /** First retry delay; later ones double (with jitter). */
   retryDelaySeconds?: number;
@@ -94,7 +94,10 @@ interface Registration {
 
 export function createJobs(options: JobsOptions): JobRunner {
   const { database, log } = options;
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  // Embedded, every job is sent by this process, which wakes its workers itself: polls only find retries and
+  // delayed jobs, so they can be rare (each costs a statement on the one embedded connection). With
+  // PostgreSQL, other instances' jobs are found by polling.
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? (database.kind === 'pglite' ? 5 : 2);
   const queueDefaults = {
     retryLimit: options.retryLimit ?? 5,
     retryDelay: options.retryDelaySeconds ?? 2,
