@@ -146,6 +146,8 @@ class CameraUploadFileSystem {
     // ftp-srv answers 226 on "finish": the acknowledgement promises the upload is stored.
     let refusal: Error | undefined;
     let discarded = 0;
+    /** The data connection broke before the file was whole (ftp-srv destroys the stream then). */
+    let cutOff = false;
     const sink = new Writable({
       write(chunk: Buffer, _enc, cb) {
         // Refused as too large while bytes still arrive: read the rest without keeping it, so the camera
@@ -165,6 +167,7 @@ class CameraUploadFileSystem {
         );
       },
       destroy(err, cb) {
+        if (err && !refusal) cutOff = true;
         body.destroy(err ?? undefined);
         cb(err);
       },
@@ -180,7 +183,9 @@ class CameraUploadFileSystem {
         body.emit('drain');
         return;
       }
-      if (!(err instanceof UploadRefusedError))
+      if (cutOff)
+        this.deps.log.info({ userId: this.userId }, 'FTP upload cut off by the camera; nothing kept');
+      else if (!(err instanceof UploadRefusedError))
         this.deps.log.error({ err, userId: this.userId }, 'FTP upload failed');
       if (!sink.writableFinished) sink.destroy(err as Error);
     });

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { FTPError, type Client } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../../../test/images.js';
@@ -110,6 +111,28 @@ describe('FTP ingest', () => {
     const added = (await storedUploads(h.t, userId)).filter((k) => !storedBefore.includes(k));
     const afterRow = after.find((r) => r.original_name === 'after.jpg')!;
     expect(added.every((k) => k === afterRow.storage_key)).toBe(true);
+  });
+
+  it('keeps nothing of an upload whose connection breaks mid-file, and goes on serving', async () => {
+    const before = await uploadsOf(h.t, userId);
+    const stored = await storedUploads(h.t, userId);
+    const jpeg = await smallJpeg();
+    const broken = new Readable({
+      read() {
+        this.push(jpeg.subarray(0, 2000));
+        this.destroy(new Error('camera lost power'));
+      },
+    });
+    await withClient('passive', async (c) => {
+      await expect(c.uploadFrom(broken, '/Broken/b.jpg')).rejects.toThrow();
+    });
+    await withClient('passive', async (c) => {
+      expect((await c.uploadFrom(bytes(jpeg), '/Broken/after.jpg')).code).toBe(226);
+    });
+    const added = (await uploadsOf(h.t, userId)).filter((r) => !before.some((b) => b.id === r.id));
+    expect(added.map((r) => r.original_name)).toEqual(['after.jpg']);
+    const newKeys = (await storedUploads(h.t, userId)).filter((k) => !stored.includes(k));
+    expect(newKeys.every((k) => k === added[0]!.storage_key)).toBe(true);
   });
 
   it('refuses a file over the size limit with 552 and keeps nothing', async () => {
