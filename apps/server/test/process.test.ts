@@ -34,8 +34,11 @@ function start(): ChildProcess {
   return child;
 }
 
+// Starting under tsx compiles the whole server; with the rest of the suite on both cores that can take a while.
+const START_TIMEOUT_MS = 75_000;
+
 async function ready(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) return;
     } catch {
@@ -94,7 +97,7 @@ describe('the server process', () => {
     const api = await fetch(`${base}/api/unknown`);
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ success: false, code: 'route_not_found' });
-  });
+  }, START_TIMEOUT_MS + 15_000);
 
   it('drains an in-flight request on SIGTERM and exits cleanly', async () => {
     const pending = fetch(
@@ -124,7 +127,7 @@ describe('the server process', () => {
       .replace(/=\r?\n/g, '')
       .replaceAll('=3D', '=');
     expect(eml).toContain(`${base}/verify-email?code=`);
-  });
+  }, START_TIMEOUT_MS + 15_000);
 
   it('takes operator commands from npm run admin', async () => {
     const config = loadConfig(env);
