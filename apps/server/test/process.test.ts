@@ -38,7 +38,7 @@ function start(): ChildProcess {
 const START_TIMEOUT_MS = 75_000;
 
 async function ready(): Promise<void> {
-  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline;) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) return;
     } catch {
@@ -85,19 +85,23 @@ describe('the server process', () => {
     if (child?.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('serves the web app with history fallback, and the API beside it', async () => {
-    child = start();
-    await ready();
-    const page = await fetch(`${base}/settings/account`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toContain('<div id="root">');
-    const asset = await fetch(`${base}/assets/app-abc123.js`);
-    expect(asset.headers.get('cache-control')).toContain('immutable');
-    const api = await fetch(`${base}/api/unknown`);
-    expect(api.status).toBe(404);
-    expect(await api.json()).toMatchObject({ success: false, code: 'route_not_found' });
-  }, START_TIMEOUT_MS + 15_000);
+  it(
+    'serves the web app with history fallback, and the API beside it',
+    async () => {
+      child = start();
+      await ready();
+      const page = await fetch(`${base}/settings/account`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await page.text()).toContain('<div id="root">');
+      const asset = await fetch(`${base}/assets/app-abc123.js`);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+      const api = await fetch(`${base}/api/unknown`);
+      expect(api.status).toBe(404);
+      expect(await api.json()).toMatchObject({ success: false, code: 'route_not_found' });
+    },
+    START_TIMEOUT_MS + 15_000,
+  );
 
   it('drains an in-flight request on SIGTERM and exits cleanly', async () => {
     const pending = fetch(
@@ -112,22 +116,26 @@ describe('the server process', () => {
     expect(await exit).toBe(0);
   });
 
-  it('keeps data on disk across restarts and leaves the mail in the outbox', async () => {
-    child = start();
-    await ready();
-    const res = await fetch(
-      `${base}/api/auth/sign-in`,
-      json({ email: 'drain@example.com', password: 'longenough' }),
-    );
-    expect(res.status).toBe(200);
-    const outbox = readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml'));
-    expect(outbox).toHaveLength(1);
-    // Quoted-printable folds long lines; unfold it to read the link.
-    const eml = readFileSync(join(dataDir, 'outbox', outbox[0]!), 'utf8')
-      .replace(/=\r?\n/g, '')
-      .replaceAll('=3D', '=');
-    expect(eml).toContain(`${base}/verify-email?code=`);
-  }, START_TIMEOUT_MS + 15_000);
+  it(
+    'keeps data on disk across restarts and leaves the mail in the outbox',
+    async () => {
+      child = start();
+      await ready();
+      const res = await fetch(
+        `${base}/api/auth/sign-in`,
+        json({ email: 'drain@example.com', password: 'longenough' }),
+      );
+      expect(res.status).toBe(200);
+      const outbox = readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml'));
+      expect(outbox).toHaveLength(1);
+      // Quoted-printable folds long lines; unfold it to read the link.
+      const eml = readFileSync(join(dataDir, 'outbox', outbox[0]!), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replaceAll('=3D', '=');
+      expect(eml).toContain(`${base}/verify-email?code=`);
+    },
+    START_TIMEOUT_MS + 15_000,
+  );
 
   it('takes operator commands from npm run admin', async () => {
     const config = loadConfig(env);
