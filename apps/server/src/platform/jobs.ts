@@ -81,15 +81,27 @@ const SCHEMA = 'pgboss';
  */
 const POSTGRES_TX_WAKE_DELAYS_MS = [10, 50, 200];
 
-interface WorkerSlot {
-  id: string;
-  busy: boolean;
-}
-
 interface Registration {
   name: JobName;
   concurrency: number;
   handler: (data: never) => Promise<void>;
+}
+
+/**
+ * The worker of one queue: it claims as many jobs as it has free slots in one statement, runs them at once,
+ * and marks finished ones completed together, so under load a job costs a fraction of the two statements
+ * (fetch, complete) per job of pg-boss's own workers, which the embedded database feels on every job.
+ */
+interface QueueLoop {
+  reg: Registration;
+  running: Map<string, Promise<void>>;
+  /** Finished jobs not yet marked completed. */
+  finished: string[];
+  /** Set by a send or a finished job; makes the next wait return at once. */
+  woken: boolean;
+  wakeUp: (() => void) | undefined;
+  stopped: boolean;
+  exited: Promise<void>;
 }
 
 export function createJobs(options: JobsOptions): JobRunner {
@@ -104,8 +116,7 @@ export function createJobs(options: JobsOptions): JobRunner {
     retryBackoff: true,
   };
 
-  // Every statement pg-boss runs on its own goes through here, so stop() can wait for the last ones (a
-  // job's completion is written after its handler returns, without anyone awaiting it).
+  // Every statement pg-boss runs on its own goes through here, so stop() can wait for the last ones.
   let inFlight = 0;
   let onIdle: (() => void) | undefined;
   const boss = new PgBoss({
@@ -126,8 +137,7 @@ export function createJobs(options: JobsOptions): JobRunner {
 
   const knownQueues = new Set<string>();
   const creatingQueues = new Map<string, Promise<void>>();
-  const slots = new Map<string, WorkerSlot[]>();
-  const nextSlot = new Map<string, number>();
+  const loops = new Map<string, QueueLoop>();
   const registrations: Registration[] = [];
   let state: 'new' | 'starting' | 'started' | 'stopped' = 'new';
   let starting: Promise<void> | undefined;
@@ -145,49 +155,125 @@ export function createJobs(options: JobsOptions): JobRunner {
     return creating;
   }
 
-  /** Wakes one idle worker of the queue; busy ones look again as soon as their job is done. */
+  /** Makes the queue's worker look for jobs now (it is idle, or looks again right after what it is doing). */
   function wake(name: string): void {
-    const list = slots.get(name);
-    if (!list?.length) return;
-    const start = nextSlot.get(name) ?? 0;
-    for (let i = 0; i < list.length; i++) {
-      const slot = list[(start + i) % list.length]!;
-      if (!slot.busy) {
-        nextSlot.set(name, (start + i + 1) % list.length);
-        boss.notifyWorker(slot.id);
-        return;
+    const loop = loops.get(name);
+    if (!loop) return;
+    loop.woken = true;
+    loop.wakeUp?.();
+  }
+
+  /** Waits `ms`, or less when woken (also by a wake that came while the worker was busy). */
+  function pause(loop: QueueLoop, ms: number): Promise<void> {
+    if (loop.woken || loop.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        loop.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      loop.wakeUp = done;
+    });
+  }
+
+  async function flushCompleted(loop: QueueLoop): Promise<void> {
+    if (loop.finished.length === 0) return;
+    const ids = loop.finished.splice(0);
+    await boss.complete(loop.reg.name, ids);
+  }
+
+  function run(loop: QueueLoop, job: PgBoss.Job<unknown>): void {
+    const { reg } = loop;
+    const running = (async () => {
+      try {
+        await reg.handler(job.data as never);
+        loop.finished.push(job.id);
+      } catch (err) {
+        log.warn({ err, job: reg.name, jobId: job.id }, 'job failed; it will be retried');
+        const error = err instanceof Error ? { message: err.message } : { message: String(err) };
+        await boss
+          .fail(reg.name, job.id, error)
+          .catch((e: unknown) => log.error({ err: e, job: reg.name, jobId: job.id }, 'could not fail a job'));
+      } finally {
+        loop.running.delete(job.id);
+        // The freed slot takes the next job at once: under load the queue drains at handler speed.
+        loop.woken = true;
+        loop.wakeUp?.();
+      }
+    })();
+    loop.running.set(job.id, running);
+  }
+
+  async function workLoop(loop: QueueLoop): Promise<void> {
+    const pollMs = pollingIntervalSeconds * 1000;
+    while (!loop.stopped) {
+      try {
+        await flushCompleted(loop);
+        const free = loop.reg.concurrency - loop.running.size;
+        if (free <= 0) {
+          await pause(loop, pollMs);
+          loop.woken = false;
+          continue;
+        }
+        loop.woken = false;
+        const jobs = await boss.fetch<unknown>(loop.reg.name, { batchSize: free });
+        if (loop.stopped) {
+          // Claimed while stopping: back to the queue at once.
+          if (jobs.length > 0)
+            await boss.fail(
+              loop.reg.name,
+              jobs.map((j) => j.id),
+            );
+          break;
+        }
+        for (const job of jobs) run(loop, job);
+        if (jobs.length === 0) await pause(loop, pollMs);
+      } catch (err) {
+        log.error({ err, job: loop.reg.name }, 'job worker error');
+        await pause(loop, pollMs);
       }
     }
   }
 
   async function startWorkers(reg: Registration): Promise<void> {
     await ensureQueue(reg.name);
-    const list = slots.get(reg.name) ?? [];
-    slots.set(reg.name, list);
-    // One pg-boss worker per unit of concurrency, each taking one job at a time, so a failure retries only
-    // its own job (a batch fails as a whole).
-    for (let i = 0; i < reg.concurrency; i++) {
-      const slot: WorkerSlot = { id: '', busy: false };
-      list.push(slot);
-      slot.id = await boss.work<unknown>(
-        reg.name,
-        { batchSize: 1, pollingIntervalSeconds },
-        async ([job]) => {
-          if (!job) return;
-          slot.busy = true;
-          try {
-            await reg.handler(job.data as never);
-          } catch (err) {
-            log.warn({ err, job: reg.name, jobId: job.id }, 'job failed; it will be retried');
-            throw err;
-          } finally {
-            slot.busy = false;
-            // A worker that just finished looks for the next job at once instead of sleeping a polling
-            // interval: under load the queue drains at handler speed.
-            boss.notifyWorker(slot.id);
-          }
-        },
-      );
+    if (loops.has(reg.name)) throw new Error(`Job queue ${reg.name} already has a worker`);
+    const loop: QueueLoop = {
+      reg,
+      running: new Map(),
+      finished: [],
+      woken: true,
+      wakeUp: undefined,
+      stopped: false,
+      exited: Promise.resolve(),
+    };
+    loops.set(reg.name, loop);
+    loop.exited = workLoop(loop);
+  }
+
+  /** Stops every worker: no more fetching, running jobs finish (up to `timeoutMs`), completions are written. */
+  async function stopWorkers(timeoutMs: number): Promise<void> {
+    const all = [...loops.values()];
+    for (const loop of all) {
+      loop.stopped = true;
+      loop.wakeUp?.();
+    }
+    await Promise.all(all.map((l) => l.exited));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(all.flatMap((l) => [...l.running.values()])),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    for (const loop of all) {
+      await flushCompleted(loop).catch((err: unknown) => log.error({ err }, 'could not complete jobs'));
+      // Still running after the wait: handed back, to run again (handlers are idempotent).
+      const unfinished = [...loop.running.keys()];
+      if (unfinished.length > 0)
+        await boss
+          .fail(loop.reg.name, unfinished)
+          .catch((err: unknown) => log.error({ err }, 'could not fail jobs'));
     }
   }
 
@@ -318,6 +404,7 @@ export function createJobs(options: JobsOptions): JobRunner {
         return;
       }
       state = 'stopped';
+      await stopWorkers(timeoutMs);
       await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
       if (inFlight > 0) await new Promise<void>((resolve) => (onIdle = resolve));
     },
