@@ -142,6 +142,15 @@ describe('chat', () => {
     await context.close();
   });
 
+  it('answers a question, saying plainly when it saw nothing', async () => {
+    const context = await signedInContext(session);
+    const { page, errors } = await openChat(context);
+    await send(page, 'Did anyone come to the door today?');
+    await messages(page).filter({ hasText: "I didn't see anyone" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('keeps two tabs of the same user in sync', async () => {
     const context = await signedInContext(session);
     const a = await openChat(context);
@@ -161,12 +170,12 @@ describe('chat', () => {
 
   it('loads older messages when scrolled to the top and keeps what was on screen in place', async () => {
     const user = await verifiedUser('history');
+    // The home sitter's messages: a user's message would get an answer of its own, interleaving the history.
     for (let i = 1; i <= 25; i++) {
-      const minute = String(i).padStart(2, '0');
       await post(
-        '/api/users/messages',
-        { text: `History ${i}`, date_time_utc: `2025-02-01T08:${minute}:00Z` },
-        { authorization: `Bearer ${user.idToken}` },
+        '/api/admin/chat/agent-message',
+        { email: user.user.email, text: `History ${i}` },
+        { authorization: `Bearer ${adminToken()}` },
       );
     }
     const context = await signedInContext(user, MOBILE);
