@@ -1,7 +1,9 @@
 import type { DetectedFace } from '../../adapters/vision/vision.js';
 import type { ActivityObject, RecognisedMemory } from '../../platform/db/schema.js';
 import type { NewActivityFace, RecognisableMemory } from './ai.repository.js';
-import { matchAnimal, matchFace, matchVehicle, type FaceExample, type FaceMatch } from './recognition.js';
+import { matchAnimal } from './animal-match.js';
+import { matchFace, type FaceExample, type FaceMatch } from './recognition.js';
+import { matchVehicle } from './vehicle-match.js';
 
 /** The matching rules: the real ones (`recognition.ts`) in the app, stand-ins in tests that need them. */
 export interface Recognition {

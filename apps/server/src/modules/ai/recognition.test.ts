@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { animalLabelOf, matchAnimal } from './animal-match.js';
+import { colourOf } from './memory-words.js';
 import {
   FACE_MATCH_MARGIN,
   FACE_MATCH_THRESHOLD,
-  animalLabelOf,
-  colourOf,
   faceDistance,
-  matchAnimal,
   matchFace,
-  matchVehicle,
-  vehicleTypeOf,
   type FaceExample,
 } from './recognition.js';
+import { matchVehicle, vehicleTypeOf } from './vehicle-match.js';
 
 /** A 128-D descriptor at a chosen distance from the origin descriptor along one axis. */
 function at(distance: number, axis = 0): number[] {
