@@ -73,8 +73,11 @@ describe('FTP ingest', () => {
       });
       expect(Number(row?.size_bytes)).toBe(jpeg.length);
       expect(await hasProcessJob(h.t, row!.id)).toBe(true);
-      // Until processed, the bytes are on storage under the row's key.
-      if (row?.status === 'pending') expect(await storedUploads(h.t, userId)).toContain(row.storage_key);
+      // Until processed, the bytes are on storage under the row's key. Processing runs meanwhile and may move
+      // them on, so the row is read again after the storage listing: missing bytes need a processed row.
+      const stored = await storedUploads(h.t, userId);
+      const now = (await uploadsOf(h.t, userId)).find((u) => u.id === row!.id);
+      if (now?.status === 'pending') expect(stored).toContain(row!.storage_key);
     },
   );
 
