@@ -43,7 +43,8 @@ export function selfSignedCertificate(): { key: string; cert: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const name = seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from('homesitter test')))));
   const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  // Positive and without a leading zero byte: DER refuses a non-minimal INTEGER ("illegal padding").
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01;
   const now = Date.now();
   const subjectAltName = seq(
     oid('2.5.29.17'),
