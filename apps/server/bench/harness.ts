@@ -26,6 +26,9 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: serverPath(), stdio: 'inherit' });
   if (build.status !== 0) throw new Error('server build failed');
   const port = await freePort();
+  // The camera receivers start as with `npm start`, on free ports (another server may hold 2121 and 2525).
+  const ftpPort = await freePort();
+  const smtpPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
     cwd: serverPath(),
@@ -36,6 +39,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
+      FTP_PORT: String(ftpPort),
+      INGEST_SMTP_PORT: String(smtpPort),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'hs-bench-')),
       LOG_LEVEL: 'warn',
       ...env,
