@@ -30,7 +30,10 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const ftpPort = await freePort();
   const smtpPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
+  // BENCH_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS
+  // refuses those).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: serverPath(),
     env: {
       // As `npm start` runs it (scripts/start.mjs).
