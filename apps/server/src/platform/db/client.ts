@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverPath } from '../paths.js';
+import { pipelined } from './pglite-pipelined.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -126,8 +127,10 @@ async function migrateWithLock(pool: pg.Pool, run: () => Promise<void>): Promise
 }
 
 function createPglite(dir: string | undefined): Database {
-  const client = new PGlite({ ...(dir ? { dataDir: dir } : {}), startParams: PGLITE_START_PARAMS });
-  const db = drizzlePglite({ client, schema });
+  const engine = new PGlite({ ...(dir ? { dataDir: dir } : {}), startParams: PGLITE_START_PARAMS });
+  const client = pipelined(engine);
+  // Drizzle asks its client for `query` and `transaction` only; the pipelined client answers both.
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   return {
     db,
     kind: 'pglite',

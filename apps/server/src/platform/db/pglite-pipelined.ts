@@ -1,0 +1,151 @@
+/**
+ * A faster way to talk to PGlite, for Drizzle and the job queue.
+ *
+ * PGlite's own `query` makes six calls into the WASM backend per statement (parse, describe the statement to
+ * learn the parameter types, bind, describe the portal, execute, sync), each behind its own lock and `await`.
+ * Here the whole extended-protocol exchange goes in one call, with the parameters as untyped text, the way
+ * node-postgres sends them to PostgreSQL: so both engines see the same SQL with the same parameter rules, and
+ * the suite that runs on PostgreSQL in CI covers what this path accepts.
+ *
+ * One lock orders everything: a statement outside a transaction waits for a running transaction to finish, as
+ * with PGlite's own client (the engine has one connection).
+ */
+import {
+  Mutex,
+  parse,
+  protocol,
+  TransactionAbortedError,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+} from '@electric-sql/pglite';
+import pgUtils from 'pg/lib/utils.js';
+
+export interface PipelinedQueryable {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  /** Statements without parameters, several allowed (simple query protocol); the results of each. */
+  exec(text: string): Promise<Results[]>;
+}
+
+export interface PipelinedTransaction extends PipelinedQueryable {
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface PipelinedPglite extends PipelinedQueryable {
+  transaction<T>(fn: (tx: PipelinedTransaction) => Promise<T>): Promise<T>;
+  /** Closes the engine once the statement or transaction under way has finished. */
+  close(): Promise<void>;
+}
+
+const { serialize } = protocol;
+
+/** As node-postgres prepares a parameter, but bytes go as bytea hex text (text format throughout). */
+function toParameter(value: unknown): string | null {
+  const prepared = pgUtils.prepareValue(value);
+  return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const message = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return message;
+}
+
+/** PGlite's errors name the statement that failed; keep that, it is what makes a log line useful. */
+function withStatement(err: unknown, text: string, params: unknown[] | undefined): unknown {
+  if (err && typeof err === 'object' && 'severity' in err) {
+    Object.assign(err, { query: text, params });
+  }
+  return err;
+}
+
+export function pipelined(client: PGlite): PipelinedPglite {
+  const lock = new Mutex();
+
+  async function run(message: Uint8Array, text: string, params?: unknown[]) {
+    try {
+      // syncToFs is a no-op on the Node filesystem PGlite uses here; skipping it saves a lock and an await.
+      return await client.execProtocolStream(message, { syncToFs: false });
+    } catch (err) {
+      throw withStatement(err, text, params);
+    }
+  }
+
+  async function query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    const message = concat([
+      serialize.parse({ text }),
+      serialize.bind({ values: params.map(toParameter) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    const messages = await run(message, text, params);
+    return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+  }
+
+  async function exec(text: string): Promise<Results[]> {
+    const messages = await run(serialize.query(text), text);
+    return parse.parseResults(messages, client.parsers);
+  }
+
+  const ready = client.waitReady;
+
+  return {
+    close: () => lock.runExclusive(() => client.close()),
+    query: async (text, params, options) => {
+      await ready;
+      return lock.runExclusive(() => query(text, params, options));
+    },
+    exec: async (text) => {
+      await ready;
+      return lock.runExclusive(() => exec(text));
+    },
+    transaction: async (fn) => {
+      await ready;
+      return lock.runExclusive(async () => {
+        await exec('BEGIN');
+        let closed = false;
+        const open = () => {
+          if (closed) throw new Error('Transaction is closed');
+        };
+        const tx: PipelinedTransaction = {
+          query: (text, params, options) => (open(), query(text, params, options)),
+          exec: (text) => (open(), exec(text)),
+          rollback: async () => {
+            open();
+            await exec('ROLLBACK');
+            closed = true;
+          },
+          get closed() {
+            return closed;
+          },
+        };
+        try {
+          const result = await fn(tx);
+          if (!closed) {
+            closed = true;
+            const [commit] = await exec('COMMIT');
+            // COMMIT of a transaction in which a statement failed (and the error was caught) rolls back.
+            if ((commit as { command?: string } | undefined)?.command === 'ROLLBACK') {
+              throw new TransactionAbortedError();
+            }
+          }
+          return result;
+        } catch (err) {
+          if (!closed) {
+            closed = true;
+            await exec('ROLLBACK');
+          }
+          throw err;
+        }
+      });
+    },
+  };
+}
