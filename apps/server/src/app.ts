@@ -408,14 +408,10 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     renderer: activityRenderer,
     publish: (userId, event) => realtime.publish(userId, 'ActivityCreated', event),
     billingEnabled: config.BILLING_ENABLED,
+    aloneConcurrency: config.INGEST_WORKERS,
     log: deps.log,
   });
-  await registerActivityWorkers(jobs, {
-    processor: uploadProcessor,
-    activities,
-    concurrency: config.INGEST_WORKERS,
-    log: deps.log,
-  });
+  await registerActivityWorkers(jobs, { processor: uploadProcessor, activities, log: deps.log });
   app.addHook('onReady', () => scheduleActivityJobs(jobs));
   app.decorate('activities', {
     releaseHeld: (userId) => uploadProcessor.releaseHeld(userId),

@@ -210,7 +210,7 @@ export const settings = {
   INGEST_WORKERS: setting(
     z.coerce.number().int().min(1).max(32),
     '2',
-    'Camera uploads processed at once per server instance (thumbnails, HLS)',
+    'Camera clips processed at once per server instance (poster, HLS; snapshots are processed in rounds)',
   ),
   FFMPEG_PATH: setting(
     z.string().min(1),

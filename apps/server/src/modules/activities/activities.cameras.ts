@@ -21,6 +21,21 @@ export function uploadCameraName(name: string): string {
  * reappears, and the last activity time moves on. Clients hear `cameras.changed` when a camera appears or
  * comes back, and once per burst of files (not for every snapshot of one event).
  */
+/** The statements a round of uploads stamps its cameras with (one each for all of the round's cameras). */
+export interface CameraRoundStatements {
+  registerCameras(values: { userId: string; name: string; at: Date }[]): Promise<CameraRow[]>;
+  stampCameras(values: { cameraId: string; at: Date }[]): Promise<CameraRow[]>;
+  camerasNamed(names: { userId: string; name: string }[]): Promise<(CameraRow | undefined)[]>;
+}
+
+/** One camera of a round: its name, the row found before (if any) and its newest file's time. */
+export interface CameraArrival {
+  userId: string;
+  name: string;
+  existing: CameraRow | undefined;
+  at: Date;
+}
+
 export function createUploadCameras(deps: { repo: CamerasRepository; events: EventBus; quietMs: number }) {
   const { repo, events } = deps;
 
@@ -37,6 +52,13 @@ export function createUploadCameras(deps: { repo: CamerasRepository; events: Eve
       return touch(userId, row, at);
     }
   }
+
+  /** Whether clients should hear of an event at `at`: a camera back from removal, or a new burst. */
+  const announces = (before: CameraRow, at: Date) =>
+    before.removedAt !== null ||
+    at.getTime() - (before.lastActivityAt?.getTime() ?? -Infinity) > deps.quietMs;
+  const needsStamp = (before: CameraRow, at: Date) =>
+    before.removedAt !== null || (before.lastActivityAt?.getTime() ?? -Infinity) < at.getTime();
 
   async function touch(userId: string, camera: CameraRow, at: Date): Promise<CameraRow> {
     const patch: CameraPatch = {};
@@ -62,6 +84,44 @@ export function createUploadCameras(deps: { repo: CamerasRepository; events: Eve
       at: Date,
     ): Promise<CameraRow> {
       return existing ? touch(userId, existing, at) : register(userId, name, at);
+    },
+
+    /**
+     * `arrived` for every camera of a round at once: unknown ones registered in one statement, known ones
+     * stamped in another, and each user told once. Answers the cameras in the order asked.
+     */
+    async arrivedAll(arrivals: CameraArrival[], q: CameraRoundStatements): Promise<CameraRow[]> {
+      const rows: (CameraRow | undefined)[] = arrivals.map((a) => a.existing);
+      const changedUsers = new Set<string>();
+      const unknown = arrivals.flatMap((a, i) => (a.existing ? [] : [i]));
+      const registered = await q.registerCameras(unknown.map((i) => arrivals[i]!));
+      for (const i of unknown) {
+        const a = arrivals[i]!;
+        rows[i] = registered.find((r) => r.userId === a.userId && r.name === a.name);
+        if (rows[i]) changedUsers.add(a.userId);
+      }
+      // Registered by another instance (or under another case of the name) since it was looked up: stamped
+      // like any known camera.
+      const raced = unknown.filter((i) => !rows[i]);
+      const found = await q.camerasNamed(raced.map((i) => arrivals[i]!));
+      raced.forEach((i, n) => (rows[i] = found[n]));
+
+      const known = arrivals.flatMap((a, i) => {
+        const row = rows[i];
+        return row && !registered.includes(row) ? [{ a, i, row }] : [];
+      });
+      const stamped = await q.stampCameras(
+        known.filter((k) => needsStamp(k.row, k.a.at)).map((k) => ({ cameraId: k.row.id, at: k.a.at })),
+      );
+      for (const { a, i, row } of known) {
+        rows[i] = stamped.find((s) => s.id === row.id) ?? row;
+        if (announces(row, a.at)) changedUsers.add(a.userId);
+      }
+      for (const userId of changedUsers) await events.emit('cameras.changed', { userId });
+      return rows.map((row, i) => {
+        if (!row) throw new Error(`camera ${arrivals[i]!.name} could not be registered`);
+        return row;
+      });
     },
   };
 }

@@ -256,6 +256,91 @@ describe('grouping files into events', () => {
   });
 });
 
+describe('rounds: uploads arriving together', () => {
+  it('processes many files of several cameras at once: one activity per camera, one AI job per activity', async () => {
+    const t0 = moment();
+    const names = ['Round A', 'Round B', 'Round C'];
+    const ups = await Promise.all(
+      names.flatMap((camera) => [0, 2, 4, 6].map((s) => plantUpload(a, aliceId, image(camera, at(t0, s))))),
+    );
+    const createdBefore = a.events.created.length;
+    const changedBefore = a.events.camerasChanged.length;
+    const outcomes = await Promise.all(ups.map((u) => process(u.id)));
+    expect(outcomes.filter((o) => o === 'created')).toHaveLength(3);
+    expect(outcomes.filter((o) => o === 'joined')).toHaveLength(9);
+    const rows = (await activitiesOf(a.t, aliceId)).filter((r) => names.includes(r.cameraName));
+    expect(rows.map((r) => r.cameraName).sort()).toEqual(names);
+    for (const row of rows) {
+      expect(row.imageKeys).toHaveLength(4);
+      expect(row.thumbnailKey).toMatch(/thumb-\w+\.webp$/);
+      expect(row.occurredAt.toISOString()).toBe(at(t0, 0).toISOString());
+      expect(row.lastFileAt.toISOString()).toBe(at(t0, 6).toISOString());
+      // Every file of a round in its activity, then one look at the activity per round, not per file.
+      const jobs = await analyseJobsFor(a.t, row.id);
+      expect(jobs).toBeGreaterThanOrEqual(1);
+      expect(jobs).toBeLessThanOrEqual(4);
+      expect((await getActivity(alice, row.id)).image_urls).toHaveLength(4);
+    }
+    for (const up of ups) {
+      expect(await uploadRow(a.t, up.id)).toMatchObject({ status: 'processed' });
+      expect(await a.storage.exists(up.storageKey)).toBe(false);
+    }
+    const cams = (await camerasOf(a.t, aliceId)).filter((c) => names.includes(c.name));
+    expect(cams.map((c) => c.lastActivityAt?.toISOString())).toEqual(
+      names.map(() => at(t0, 6).toISOString()),
+    );
+    expect(a.events.created.length - createdBefore).toBe(3);
+    expect(a.events.camerasChanged.length - changedBefore).toBeGreaterThanOrEqual(1);
+  });
+
+  it('fails a file that does not decode alone; the rest of its camera still make their activity', async () => {
+    const t0 = moment();
+    const broken = await plantUpload(a, aliceId, {
+      camera: 'Round Broken',
+      bytes: Buffer.from('not a picture at all'),
+      contentType: 'image/jpeg',
+      at: at(t0, 0),
+    });
+    const rest = await Promise.all(
+      [1, 2, 3].map((s) => plantUpload(a, aliceId, image('Round Broken', at(t0, s)))),
+    );
+    const outcomes = await Promise.all([broken, ...rest].map((u) => process(u.id)));
+    expect(outcomes[0]).toBe('failed');
+    expect(outcomes.slice(1).sort()).toEqual(['created', 'joined', 'joined']);
+    const [row, ...more] = (await activitiesOf(a.t, aliceId)).filter((r) => r.cameraName === 'Round Broken');
+    expect(more).toEqual([]);
+    expect(row!.imageKeys).toHaveLength(3);
+    expect(row!.thumbnailKey).not.toBeNull();
+    expect(row!.occurredAt.toISOString()).toBe(at(t0, 1).toISOString());
+    // Nothing written for the failed file or the first plan is left: every stored file is an activity's.
+    const known = new Set((await activitiesOf(a.t, aliceId)).map((r) => r.id));
+    for await (const f of a.storage.list(`users/${aliceId}/activities`))
+      expect(known.has(f.key.split('/')[3]!), f.key).toBe(true);
+    const files: string[] = [];
+    for await (const f of a.storage.list(`users/${aliceId}/activities/${row!.id}`)) files.push(f.key);
+    expect(files.sort()).toEqual([row!.thumbnailKey, ...row!.imageKeys].sort());
+  });
+
+  it.runIf(hasFfmpeg())(
+    'puts a clip and the snapshots around it, arriving together, into one activity',
+    async () => {
+      const t0 = moment();
+      const ups = [
+        await plantUpload(a, aliceId, image('Round Clip', at(t0, 0))),
+        await plantUpload(a, aliceId, video('Round Clip', at(t0, 2))),
+        await plantUpload(a, aliceId, image('Round Clip', at(t0, 4))),
+      ];
+      const outcomes = await Promise.all(ups.map((u) => process(u.id)));
+      expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
+      const rows = (await activitiesOf(a.t, aliceId)).filter((r) => r.cameraName === 'Round Clip');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ mediaKind: 'video' });
+      expect(rows[0]!.hlsKey).not.toBeNull();
+      expect(rows[0]!.imageKeys).toHaveLength(2);
+    },
+  );
+});
+
 describe('retried and duplicated jobs', () => {
   it('never makes a second activity from one upload', async () => {
     const up = await plantUpload(a, aliceId, image('Twice', at(moment(), 0)));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIVITY_GROUPING_SECONDS, type ActivityCreatedEvent } from '@homesitter/contract';
+import type { ActivityCreatedEvent } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Jobs } from '../../platform/jobs.js';
@@ -9,20 +9,20 @@ import { UnreadableClipError } from '../media/ffmpeg.js';
 import { UnreadableImageError } from '../media/images.js';
 import { uploadCameraName, type UploadCameras } from './activities.cameras.js';
 import './activities.events.js';
+import { GROUPING_WINDOW_MS, joinedActivity, newActivity } from './activities.grouping.js';
 import './activities.jobs.js';
 import { MissingUploadError, type ActivityMedia, type PreparedMedia } from './activities.media.js';
 import type { ActivityRenderer } from './activities.render.js';
-import type {
-  ActivitiesRepository,
-  ActivityPatch,
-  ActivityRow,
-  NewActivity,
-  UploadOwner,
-  UploadRow,
-} from './activities.repository.js';
+import type { ActivitiesRepository, ActivityRow, UploadOwner, UploadRow } from './activities.repository.js';
+import { createUploadRounds, type RoundItem } from './activities.rounds.js';
 
-/** Files of one camera this close to an activity's files join it. */
-export const GROUPING_WINDOW_MS = ACTIVITY_GROUPING_SECONDS * 1000;
+export { GROUPING_WINDOW_MS };
+/** Snapshots a round takes at most (a larger round waits longer for its slowest thumbnail). */
+export const MAX_ROUND = 32;
+/** `ingest.process-upload` jobs claimed at once: a round's worth running and the next one gathering. */
+export const CLAIM_SIZE = 2 * MAX_ROUND;
+/** Rounds a snapshot is planned in (its camera's activities changed under it) before it is processed alone. */
+const MAX_ROUND_TRIES = 3;
 /** How long an upload waits for a subscription when its user has no free events left. */
 export const HOLD_MS = 24 * 3_600_000;
 /** Regroupings a run tolerates when other instances keep changing the camera's latest activity. */
@@ -43,90 +43,86 @@ export interface UploadProcessorDeps {
   cameras: UploadCameras;
   media: ActivityMedia;
   storage: ObjectStorage;
-  jobs: Pick<Jobs, 'send'>;
+  jobs: Pick<Jobs, 'send' | 'sendMany'>;
   events: EventBus;
   renderer: ActivityRenderer;
   /** Tells the user's open apps (realtime `ActivityCreated`). */
   publish: (userId: string, event: ActivityCreatedEvent) => Promise<void>;
   /** `BILLING_ENABLED`: users without a subscription are limited to their free events. */
   billingEnabled: boolean;
+  /** Clips (and uploads processed alone) at once, each with its own ffmpeg (`INGEST_WORKERS`). */
+  aloneConcurrency?: number;
+  /** Hears that an upload is done with, whatever became of it (the ingest's backlog counts on it). */
+  onSettled?: (uploadId: string) => void;
   log: Logger;
   now?: () => Date;
 }
 
-/** Runs work one at a time per key (a camera), in arrival order, within this process. */
-function createKeyedQueue() {
-  const tails = new Map<string, Promise<unknown>>();
-  return async function run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const result = (tails.get(key) ?? Promise.resolve()).then(fn);
-    const tail = result.catch(() => undefined);
+/** A job's upload waiting for its round. */
+interface Waiting {
+  uploadId: string;
+  tries: number;
+  resolve: (outcome: UploadOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Cameras held by one piece of work at a time within this process: a clip (or an upload processed alone)
+ * waits for its camera; a round of snapshots takes only cameras nobody holds and leaves the others' files
+ * for a later round. `onRelease` hears every release (a round's files may be waiting for that camera).
+ */
+function createCameraLocks(onRelease: (key: string) => void) {
+  const tails = new Map<string, Promise<void>>();
+
+  function hold(key: string, after: Promise<void>): { release: () => void; ready: Promise<void> } {
+    let free!: () => void;
+    const mine = new Promise<void>((resolve) => (free = resolve));
+    const tail = after.then(() => mine);
     tails.set(key, tail);
+    return {
+      ready: after,
+      release() {
+        free();
+        if (tails.get(key) === tail) tails.delete(key);
+        onRelease(key);
+      },
+    };
+  }
+
+  return {
+    /** Waits for the camera (in arrival order), then holds it until the answer is called. */
+    async acquire(key: string): Promise<() => void> {
+      const { release, ready } = hold(key, tails.get(key) ?? Promise.resolve());
+      await ready;
+      return release;
+    },
+    /** Holds the camera when nobody does; undefined when somebody does (never waits). */
+    tryAcquire(key: string): (() => void) | undefined {
+      return tails.has(key) ? undefined : hold(key, Promise.resolve()).release;
+    },
+  };
+}
+
+/** At most `size` of these at once, the rest in arrival order. */
+function createLimiter(size: number) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async function limit<T>(fn: () => Promise<T>): Promise<T> {
+    if (active >= size) await new Promise<void>((resolve) => queue.push(resolve));
+    else active += 1;
     try {
-      return await result;
+      return await fn();
     } finally {
-      if (tails.get(key) === tail) tails.delete(key);
+      const next = queue.shift();
+      if (next) next();
+      else active -= 1;
     }
   };
 }
 
+const cameraKey = (userId: string, name: string) => `${userId}\n${name.toLowerCase()}`;
+
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-
-/** A new activity from its first file. */
-export function newActivity(
-  id: string,
-  userId: string,
-  camera: { id: string; name: string; siteId: string | null },
-  at: Date,
-  media: PreparedMedia,
-  /** Amnesia mode: kept only until then, and never in history (set here so no list ever shows it). */
-  ephemeralUntil: Date | null = null,
-): NewActivity {
-  return {
-    id,
-    userId,
-    cameraId: camera.id,
-    cameraName: camera.name,
-    siteId: camera.siteId,
-    occurredAt: at,
-    lastFileAt: at,
-    mediaKind: media.kind,
-    thumbnailKey: media.thumbnailKey ?? null,
-    videoKey: media.videoKey ?? null,
-    hlsKey: media.hlsKey ?? null,
-    imageKeys: media.imageKey ? [media.imageKey] : [],
-    width: media.width ?? null,
-    height: media.height ?? null,
-    durationSeconds: media.durationSeconds ?? null,
-    ephemeralUntil,
-  };
-}
-
-/**
- * A file joining an activity: the event spans both, a snapshot is added to its images, a clip becomes its
- * video (and then sets the size the player shows) unless it has one, and the first thumbnail stays.
- */
-export function joinedActivity(current: ActivityRow, at: Date, media: PreparedMedia): ActivityPatch {
-  const patch: ActivityPatch = {
-    occurredAt: at < current.occurredAt ? at : current.occurredAt,
-    lastFileAt: at > current.lastFileAt ? at : current.lastFileAt,
-  };
-  if (!current.thumbnailKey && media.thumbnailKey) patch.thumbnailKey = media.thumbnailKey;
-  if (media.imageKey) patch.imageKeys = [...current.imageKeys, media.imageKey];
-  if (media.videoKey && !current.videoKey) {
-    Object.assign(patch, {
-      mediaKind: 'video',
-      videoKey: media.videoKey,
-      hlsKey: media.hlsKey ?? null,
-      durationSeconds: media.durationSeconds ?? null,
-      width: media.width ?? current.width,
-      height: media.height ?? current.height,
-    } satisfies ActivityPatch);
-  } else if (current.width === null && media.width !== undefined) {
-    patch.width = media.width;
-    patch.height = media.height ?? null;
-  }
-  return patch;
-}
 
 /**
  * `ingest.process-upload`: one stored camera file into an activity (issue "Camera event ingest",
@@ -137,7 +133,7 @@ export function joinedActivity(current: ActivityRow, at: Date, media: PreparedMe
 export function createUploadProcessor(deps: UploadProcessorDeps) {
   const { repo, storage, log } = deps;
   const now = deps.now ?? (() => new Date());
-  const perCamera = createKeyedQueue();
+  const alone = createLimiter(deps.aloneConcurrency ?? 2);
 
   const mustHold = (owner: UploadOwner) =>
     deps.billingEnabled && !owner.hasActiveSubscription && owner.remainingFreeEvents <= 0;
@@ -220,9 +216,9 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
     });
   }
 
-  async function announce(userId: string, activityId: string): Promise<void> {
+  async function announce(userId: string, activityId: string, stored?: ActivityRow): Promise<void> {
     await deps.events.emit('activity.created', { userId, activityId });
-    const row = await repo.findById(activityId);
+    const row = stored ?? (await repo.findById(activityId));
     if (!row) return;
     const activity = await deps.renderer.render(row);
     await deps.publish(userId, {
@@ -293,18 +289,153 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
     }
   }
 
-  return {
-    /** The `ingest.process-upload` handler. Errors other than unreadable media are thrown (retried). */
-    async process(uploadId: string): Promise<UploadOutcome> {
-      const upload = await repo.findUpload(uploadId);
-      if (!upload) return 'gone';
-      if (upload.status !== 'pending') return 'done';
-      const owner = await repo.findOwner(upload.userId);
-      if (!owner) return 'gone';
-      const name = uploadCameraName(upload.cameraName);
+  /** One upload by itself (clips, uploads of users limited to free events, rounds that kept failing). */
+  async function processAlone(upload: UploadRow, owner: UploadOwner): Promise<UploadOutcome> {
+    const name = uploadCameraName(upload.cameraName);
+    return alone(async () => {
       // Files of one camera are grouped one at a time here; the transaction's camera lock does it across
       // instances, this only spares the regrouping work within one.
-      return perCamera(`${owner.id}\n${name.toLowerCase()}`, () => processForCamera(upload, owner, name));
+      const release = await cameras.acquire(cameraKey(owner.id, name));
+      try {
+        return await processForCamera(upload, owner, name);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  /** `processAlone` from the upload's id (a round that failed hands its uploads here, one by one). */
+  async function processAloneById(uploadId: string): Promise<UploadOutcome> {
+    const upload = await repo.findUpload(uploadId);
+    if (!upload) return 'gone';
+    if (upload.status !== 'pending') return 'done';
+    const owner = await repo.findOwner(upload.userId);
+    if (!owner) return 'gone';
+    return processAlone(upload, owner);
+  }
+
+  const rounds = createUploadRounds({
+    repo,
+    cameras: deps.cameras,
+    media: deps.media,
+    jobs: deps.jobs,
+    log,
+    now,
+    windowMs: GROUPING_WINDOW_MS,
+    drop: async (upload) => (await drop(upload), 'dropped'),
+    fail: async (upload, err) => ((await fail(upload, err)) === 'failed' ? 'failed' : 'done'),
+    async committed(files, created) {
+      // The activities hold their own copies of the files now.
+      await Promise.all(files.map((f) => deleteObject(f.upload.storageKey)));
+      for (const row of created)
+        await announce(row.userId, row.id, row).catch((err: unknown) =>
+          log.error({ err, activityId: row.id }, 'could not announce a new activity'),
+        );
+    },
+  });
+
+  // Jobs' uploads gather here while a round runs and make the next round: under load a round takes many
+  // uploads for the price of a few statements, and an upload that finds nothing running starts at once.
+  const waiting: Waiting[] = [];
+  /** Snapshots whose camera a clip holds, by camera: they wait for its release, then join the next round. */
+  const deferred = new Map<string, Waiting[]>();
+  let draining = false;
+  const cameras = createCameraLocks((key) => {
+    const items = deferred.get(key);
+    if (!items) return;
+    deferred.delete(key);
+    waiting.push(...items);
+    void drain();
+  });
+
+  function settle(item: Waiting, outcome: Promise<UploadOutcome>): void {
+    outcome.then(
+      (o) => {
+        deps.onSettled?.(item.uploadId);
+        item.resolve(o);
+      },
+      (err: unknown) => {
+        deps.onSettled?.(item.uploadId);
+        item.reject(err);
+      },
+    );
+  }
+
+  async function drain(): Promise<void> {
+    if (draining) return;
+    draining = true;
+    try {
+      while (waiting.length > 0) await round(waiting.splice(0, MAX_ROUND));
+    } finally {
+      draining = false;
+    }
+  }
+
+  /** One round: never throws (what it cannot do together, each upload does alone). */
+  async function round(items: Waiting[]): Promise<void> {
+    const first = new Map<string, Waiting>();
+    for (const item of items) {
+      // A duplicated job's upload runs after the first run's round, and then finds its upload done.
+      if (first.has(item.uploadId)) waiting.push(item);
+      else first.set(item.uploadId, item);
+    }
+    const held = new Map<string, () => void>();
+    const batch: { item: Waiting; round: RoundItem }[] = [];
+    try {
+      const loaded = new Map(
+        (await repo.uploadsWithOwners([...first.keys()])).map((l) => [l.upload.id, l] as const),
+      );
+      for (const item of first.values()) {
+        const row = loaded.get(item.uploadId);
+        if (!row?.owner) settle(item, Promise.resolve('gone'));
+        else if (row.upload.status !== 'pending') settle(item, Promise.resolve('done'));
+        else if (
+          row.upload.mediaKind === 'video' ||
+          (deps.billingEnabled && !row.owner.hasActiveSubscription) ||
+          item.tries >= MAX_ROUND_TRIES
+        )
+          // Clips take ffmpeg's time and free events are counted per new activity: alone, as before, without
+          // holding up the round.
+          settle(item, processAlone(row.upload, row.owner));
+        else {
+          const name = uploadCameraName(row.upload.cameraName);
+          const key = cameraKey(row.owner.id, name);
+          if (!held.has(key)) {
+            const release = cameras.tryAcquire(key);
+            if (!release) {
+              deferred.set(key, [...(deferred.get(key) ?? []), item]);
+              continue;
+            }
+            held.set(key, release);
+          }
+          batch.push({ item, round: { upload: row.upload, owner: row.owner, name } });
+        }
+      }
+      if (batch.length === 0) return;
+      const outcomes = await rounds.run(batch.map((b) => b.round));
+      for (const { item } of batch) {
+        const outcome = outcomes.get(item.uploadId);
+        if (outcome === 'again' || outcome === undefined) waiting.push({ ...item, tries: item.tries + 1 });
+        else settle(item, Promise.resolve(outcome));
+      }
+    } catch (err) {
+      log.warn({ err, uploads: batch.length }, 'a round of camera uploads failed; each is processed alone');
+      for (const { item } of batch) settle(item, processAloneById(item.uploadId));
+    } finally {
+      for (const release of held.values()) release();
+    }
+  }
+
+  return {
+    /**
+     * The `ingest.process-upload` handler. Snapshots are processed in rounds (see activities.rounds.ts), clips
+     * alone; errors other than unreadable media are thrown (retried).
+     */
+    process(uploadId: string): Promise<UploadOutcome> {
+      return new Promise<UploadOutcome>((resolve, reject) => {
+        waiting.push({ uploadId, tries: 0, resolve, reject });
+        void drain();
+      });
     },
 
     /**

@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { activities, cameras, ingestCounters, uploads, users } from '../../platform/db/schema.js';
+import type { CameraRow } from '../cameras/cameras.repository.js';
 
 export type ActivityRow = typeof activities.$inferSelect;
 export type NewActivity = typeof activities.$inferInsert;
@@ -46,9 +47,125 @@ export interface ActivityRef {
   userId: string;
 }
 
+const ownerColumns = {
+  id: users.id,
+  isGlobalPrivacyModeEnabled: users.isGlobalPrivacyModeEnabled,
+  isAmnesiaModeEnabled: users.isAmnesiaModeEnabled,
+  remainingFreeEvents: users.remainingFreeEvents,
+  subscriptionStatus: users.stripeSubscriptionStatus,
+};
+
+function toOwner(row: {
+  id: string;
+  isGlobalPrivacyModeEnabled: boolean;
+  isAmnesiaModeEnabled: boolean;
+  remainingFreeEvents: number;
+  subscriptionStatus: string | null;
+}): UploadOwner {
+  return {
+    id: row.id,
+    isGlobalPrivacyModeEnabled: row.isGlobalPrivacyModeEnabled,
+    isAmnesiaModeEnabled: row.isAmnesiaModeEnabled,
+    remainingFreeEvents: row.remainingFreeEvents,
+    hasActiveSubscription: row.subscriptionStatus === 'active',
+  };
+}
+
 /** The statements processing runs, on the pool or inside one transaction. */
 function processingQueries(db: Db) {
   return {
+    /**
+     * Uploads of a round, locked until the transaction ends; answers the ids still pending (a duplicated
+     * job's run waits here, then sees its upload is done).
+     */
+    async lockPendingUploads(uploadIds: string[]): Promise<Set<string>> {
+      if (uploadIds.length === 0) return new Set();
+      const rows = await db
+        .select({ id: uploads.id, status: uploads.status })
+        .from(uploads)
+        .where(inArray(uploads.id, uploadIds))
+        .orderBy(asc(uploads.id))
+        .for('update');
+      return new Set(rows.filter((r) => r.status === 'pending').map((r) => r.id));
+    },
+
+    /** Cameras of a round, locked in id order (so two rounds never wait for each other in a circle). */
+    async lockCameras(cameraIds: string[]): Promise<Set<string>> {
+      if (cameraIds.length === 0) return new Set();
+      const rows = await db
+        .select({ id: cameras.id })
+        .from(cameras)
+        .where(inArray(cameras.id, cameraIds))
+        .orderBy(asc(cameras.id))
+        .for('update');
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /**
+     * Every activity of these cameras whose files span to within the window of any time in [from, to]: all
+     * that files of a round between `from` and `to` can join, in one statement.
+     */
+    async joinCandidates(
+      cameraIds: string[],
+      from: Date,
+      to: Date,
+      windowMs: number,
+    ): Promise<ActivityRow[]> {
+      if (cameraIds.length === 0) return [];
+      return db
+        .select()
+        .from(activities)
+        .where(
+          and(
+            inArray(activities.cameraId, cameraIds),
+            lte(activities.occurredAt, new Date(to.getTime() + windowMs)),
+            gte(activities.lastFileAt, new Date(from.getTime() - windowMs)),
+          ),
+        );
+    },
+
+    /** New activities of a round in one statement, answered as stored (for the realtime announcement). */
+    async insertActivities(values: NewActivity[]): Promise<ActivityRow[]> {
+      if (values.length === 0) return [];
+      return db.insert(activities).values(values).returning();
+    },
+
+    /**
+     * A round's files joining an activity: its patch, with the new snapshots appended to the stored list in
+     * the statement (the list is not sent back whole each time; the row is locked, so nothing slips between).
+     */
+    async extendActivity(activityId: string, patch: ActivityPatch, addedImageKeys: string[]): Promise<void> {
+      const { imageKeys: _replaced, ...rest } = patch;
+      await db
+        .update(activities)
+        .set({
+          ...rest,
+          ...(addedImageKeys.length > 0 && {
+            imageKeys: sql`${activities.imageKeys} || ${JSON.stringify(addedImageKeys)}::jsonb`,
+          }),
+        })
+        .where(eq(activities.id, activityId));
+    },
+
+    /** Marks a round's pending uploads processed into their activities, in one statement; answers their ids. */
+    async finishUploadsProcessed(
+      done: { uploadId: string; activityId: string }[],
+      at: Date,
+    ): Promise<string[]> {
+      if (done.length === 0) return [];
+      const pairs = sql.join(
+        done.map((d) => sql`(${d.uploadId}::uuid, ${d.activityId}::uuid)`),
+        sql`, `,
+      );
+      const rows = await db
+        .update(uploads)
+        .set({ status: 'processed', activityId: sql`v.activity_id`, processedAt: at })
+        .from(sql`(values ${pairs}) as v(upload_id, activity_id)`)
+        .where(and(sql`${uploads.id} = v.upload_id`, eq(uploads.status, 'pending')))
+        .returning({ id: uploads.id });
+      return rows.map((r) => r.id);
+    },
+
     /** The upload, locked until the transaction ends: a duplicated job waits here, then sees it is done. */
     async lockUpload(uploadId: string): Promise<UploadRow | undefined> {
       const [row] = await db.select().from(uploads).where(eq(uploads.id, uploadId)).for('update').limit(1);
@@ -172,26 +289,75 @@ export function createActivitiesRepository(db: Db) {
     },
 
     async findOwner(userId: string): Promise<UploadOwner | undefined> {
-      const [row] = await db
-        .select({
-          id: users.id,
-          isGlobalPrivacyModeEnabled: users.isGlobalPrivacyModeEnabled,
-          isAmnesiaModeEnabled: users.isAmnesiaModeEnabled,
-          remainingFreeEvents: users.remainingFreeEvents,
-          subscriptionStatus: users.stripeSubscriptionStatus,
-        })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return (
-        row && {
-          id: row.id,
-          isGlobalPrivacyModeEnabled: row.isGlobalPrivacyModeEnabled,
-          isAmnesiaModeEnabled: row.isAmnesiaModeEnabled,
-          remainingFreeEvents: row.remainingFreeEvents,
-          hasActiveSubscription: row.subscriptionStatus === 'active',
-        }
+      const [row] = await db.select(ownerColumns).from(users).where(eq(users.id, userId)).limit(1);
+      return row && toOwner(row);
+    },
+
+    /** A round's uploads with their owners, in one statement (an upload whose user is gone has no owner). */
+    async uploadsWithOwners(
+      uploadIds: string[],
+    ): Promise<{ upload: UploadRow; owner: UploadOwner | undefined }[]> {
+      if (uploadIds.length === 0) return [];
+      const rows = await db
+        .select({ upload: uploads, owner: ownerColumns })
+        .from(uploads)
+        .leftJoin(users, eq(users.id, uploads.userId))
+        .where(inArray(uploads.id, uploadIds));
+      return rows.map((r) => ({ upload: r.upload, owner: r.owner ? toOwner(r.owner) : undefined }));
+    },
+
+    /**
+     * The cameras of these (user, name) pairs, names compared ignoring case as the unique index does, removed
+     * or not: one statement; answered in the order asked (undefined where the user has no such camera).
+     */
+    async camerasNamed(names: { userId: string; name: string }[]): Promise<(CameraRow | undefined)[]> {
+      if (names.length === 0) return [];
+      const asked = sql.join(
+        names.map((n, i) => sql`(${i}::int, ${n.userId}::uuid, ${n.name}::text)`),
+        sql`, `,
       );
+      const rows = await db
+        .select({ camera: cameras, asked: sql<number>`v.i` })
+        .from(cameras)
+        .innerJoin(
+          sql`(values ${asked}) as v(i, user_id, name)`,
+          sql`${cameras.userId} = v.user_id and lower(${cameras.name}) = lower(v.name)`,
+        );
+      const found: (CameraRow | undefined)[] = names.map(() => undefined);
+      for (const r of rows) found[Number(r.asked)] = r.camera;
+      return found;
+    },
+
+    /**
+     * Registers cameras of a round in one statement; answers those inserted. A name another instance
+     * registered meanwhile is skipped by the unique lower(name) index (the caller finds its row again).
+     */
+    async registerCameras(values: { userId: string; name: string; at: Date }[]): Promise<CameraRow[]> {
+      if (values.length === 0) return [];
+      return db
+        .insert(cameras)
+        .values(values.map((v) => ({ userId: v.userId, name: v.name, lastActivityAt: v.at })))
+        .onConflictDoNothing()
+        .returning();
+    },
+
+    /** Known cameras of a round come back if removed and their last activity moves on: one statement. */
+    async stampCameras(values: { cameraId: string; at: Date }[]): Promise<CameraRow[]> {
+      if (values.length === 0) return [];
+      const stamps = sql.join(
+        values.map((v) => sql`(${v.cameraId}::uuid, ${v.at.toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      return db
+        .update(cameras)
+        .set({
+          removedAt: null,
+          lastActivityAt: sql`greatest(${cameras.lastActivityAt}, v.at)`,
+          updatedAt: sql`now()`,
+        })
+        .from(sql`(values ${stamps}) as v(camera_id, at)`)
+        .where(sql`${cameras.id} = v.camera_id`)
+        .returning();
     },
 
     async findUserIdBySubject(subject: string): Promise<string | undefined> {

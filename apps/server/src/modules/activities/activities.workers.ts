@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import './activities.jobs.js';
-import type { UploadProcessor } from './activities.processing.js';
+import { CLAIM_SIZE, type UploadProcessor } from './activities.processing.js';
 import type { ActivitiesService } from './activities.service.js';
 
 /** Daily retention at 03:17 UTC and the hourly purge of held uploads at minute 7 (off the hour's rush). */
@@ -17,10 +17,11 @@ const processUploadPayload = z.object({ uploadId: z.uuid() });
  */
 export async function registerActivityWorkers(
   jobs: Jobs,
-  deps: { processor: UploadProcessor; activities: ActivitiesService; concurrency: number; log: Logger },
+  deps: { processor: UploadProcessor; activities: ActivitiesService; log: Logger },
 ): Promise<void> {
   const { processor, activities, log } = deps;
-  await jobs.work('ingest.process-upload', { concurrency: deps.concurrency }, async (data) => {
+  // Many claimed at once: the processor gathers them into rounds (and runs clips INGEST_WORKERS at a time).
+  await jobs.work('ingest.process-upload', { concurrency: CLAIM_SIZE }, async (data) => {
     const payload = processUploadPayload.safeParse(data);
     if (!payload.success) {
       log.error({ data }, 'ingest.process-upload job without a valid uploadId; skipped');
