@@ -110,6 +110,7 @@ import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import type { Logger } from './platform/logger.js';
 import { createRateLimiter } from './platform/rate-limiter.js';
+import { createReadCaches } from './platform/read-cache.js';
 import type { BackgroundTask } from './platform/scheduler.js';
 import { createSecretBox, loadSecretsKey } from './platform/secrets.js';
 
@@ -258,6 +259,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const storage = deps.storage ?? createStorageFromConfig(config, mediaSigner.url);
   deleteMediaOfDeletedUsers(events, storage, deps.log);
   const memoryOwners = createUsersRepository(database.db);
+  // Per-user list caches, on the embedded database only (one process): docs/architecture.md "Caching".
+  const readCaches = createReadCaches({
+    enabled: database.kind === 'pglite',
+    events,
+    lookupUserId: async (subject) => (await memoryOwners.findBySubject(subject))?.id,
+  });
   const memories = createMemoriesService({
     repo: createMemoriesRepository(database.db),
     findOwner: async (subject) => {
@@ -269,6 +276,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     log: deps.log,
     urlTtlSeconds: config.MEDIA_URL_TTL,
     photoLimit: config.MEMORY_PHOTO_LIMIT,
+    // Exact through invalidation; the entries' own lifetime (signing window, next expiry) is shorter.
+    lists: readCaches.create({ ttlMs: 60 * 60_000 }),
   });
   // Every face in a people memory's photo becomes an example for recognition, in a durable job.
   const faceEmbeddings = createFaceEmbeddingsService({
@@ -289,7 +298,15 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('memories', memories);
   const secrets = createSecretBox(deps.secretsKey ?? loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR));
   const camerasRepo = createCamerasRepository(database.db);
-  const cameras = createCamerasService({ repo: camerasRepo, secrets, events });
+  const cameras = createCamerasService({
+    repo: camerasRepo,
+    secrets,
+    events,
+    userIdOf: readCaches.userIds.userIdOf,
+    // A camera's last activity time moves with every file of a burst, announced once per burst: an
+    // entry lives at most the grouping window.
+    lists: readCaches.create({ ttlMs: GROUPING_WINDOW_MS }),
+  });
   const uploadCredentials = createUploadCredentialsService({
     repo: camerasRepo,
     secrets,
@@ -343,7 +360,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const aiRepo = createAiRepository(database.db);
   const chat = createChatService({
     repo: createChatRepository(database.db),
-    users,
+    userIdOf: readCaches.userIds.userIdOf,
+    // Attachments get fresh links on every read, so a page only changes with its messages.
+    newestPages: readCaches.create({ ttlMs: 10 * 60_000 }),
     realtime,
     isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) =>
       mediaSigner.check(key, exp, sig),

@@ -38,14 +38,12 @@ export function createCamerasRepository(db: Db) {
     .where(eq(users.authSubject, sql.placeholder('subject')))
     .limit(1)
     .prepare('cameras_find_owner');
-  // The list screen's one query: the caller's cameras found through their subject, no separate owner lookup.
-  const listActiveBySubject = db
-    .select({ camera: cameras })
+  const listActive = db
+    .select()
     .from(cameras)
-    .innerJoin(users, eq(users.id, cameras.userId))
-    .where(and(eq(users.authSubject, sql.placeholder('subject')), isNull(cameras.removedAt)))
+    .where(and(eq(cameras.userId, sql.placeholder('userId')), isNull(cameras.removedAt)))
     .orderBy(asc(sql`lower(${cameras.name})`), asc(cameras.name))
-    .prepare('cameras_list_active_by_subject');
+    .prepare('cameras_list_active');
 
   const byName = (userId: string, name: string) =>
     and(eq(cameras.userId, userId), sql`lower(${cameras.name}) = lower(${name})`);
@@ -56,8 +54,9 @@ export function createCamerasRepository(db: Db) {
       return row;
     },
 
-    async listActiveBySubject(subject: string): Promise<CameraRow[]> {
-      return (await listActiveBySubject.execute({ subject })).map((r) => r.camera);
+    /** The user's cameras that are not removed, by name ignoring case. */
+    async listActive(userId: string): Promise<CameraRow[]> {
+      return listActive.execute({ userId });
     },
 
     /** The camera with this name (any case), removed or not. */

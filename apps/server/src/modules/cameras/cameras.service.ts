@@ -5,7 +5,9 @@ import type {
   CameraSettingsPatch,
 } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
+import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import '../activities/activities.events.js';
 import { userErrors } from '../users/users.errors.js';
 import { cameraErrors } from './cameras.errors.js';
 import './cameras.events.js';
@@ -20,6 +22,13 @@ export interface CamerasServiceDeps {
   repo: CamerasRepository;
   secrets: SecretBox;
   events: EventBus;
+  /** The caller's user id by token subject (remembered on the embedded database, platform/read-cache.ts). */
+  userIdOf: (subject: string) => Promise<string | undefined>;
+  /**
+   * Each user's active cameras as listed, until something changes them (`cameras.changed`, a new
+   * `activity.created`) or the entry's lifetime ends. Without one, every list is read from the database.
+   */
+  lists?: ReadCache<Camera[]>;
   now?: () => Date;
 }
 
@@ -58,6 +67,11 @@ export function toCamera(row: CameraRow): Camera {
 export function createCamerasService(deps: CamerasServiceDeps) {
   const { repo, secrets, events } = deps;
   const now = deps.now ?? (() => new Date());
+  const lists = deps.lists ?? createReadCache<Camera[]>({ enabled: false, ttlMs: 0 });
+  // Every write of cameras and properties announces `cameras.changed` after it committed (this service,
+  // sites, the upload processing), and a new activity moves its camera's last activity time.
+  events.on('cameras.changed', ({ userId }) => lists.invalidate(userId));
+  events.on('activity.created', ({ userId }) => lists.invalidate(userId));
 
   async function owner(subject: string) {
     const row = await repo.findOwner(subject);
@@ -132,11 +146,13 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   }
 
   return {
-    /** One query; an empty list also when the profile does not exist yet (checked only then). */
+    /** The active cameras by name; no query at all while the user's cached list is right. */
     async list(subject: string): Promise<Camera[]> {
-      const rows = await repo.listActiveBySubject(subject);
-      if (rows.length === 0) await owner(subject);
-      return rows.map(toCamera);
+      const userId = await deps.userIdOf(subject);
+      if (!userId) throw userErrors.notFound();
+      return lists.get(userId, 'active', async () => ({
+        value: (await repo.listActive(userId)).map(toCamera),
+      }));
     },
 
     /** The owner's detail view, with the camera's own login decrypted. */

@@ -1,14 +1,27 @@
 import type { ChatMessage, Pagination, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
 import type { Db } from '../../platform/db/client.js';
+import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { RealtimeService } from '../realtime/realtime.service.js';
-import type { UsersService } from '../users/users.service.js';
+import { userErrors } from '../users/users.errors.js';
 import { chatErrors } from './chat.errors.js';
 import type { MediaUrlCheck } from './chat.media.js';
 import type { ChatMessageRow, ChatRepository } from './chat.repository.js';
 
+/** The newest page as stored: messages newest first, and whether older ones exist. */
+export interface NewestPage {
+  messages: ChatMessage[];
+  hasMore: boolean;
+}
+
 export interface ChatServiceDeps {
   repo: ChatRepository;
-  users: Pick<UsersService, 'getProfile'>;
+  /** The caller's user id by token subject (remembered on the embedded database, platform/read-cache.ts). */
+  userIdOf: (subject: string) => Promise<string | undefined>;
+  /**
+   * Each user's newest history page per page size, until this service writes one of their messages (it
+   * is the only writer of chat messages). Without one, every page is read from the database.
+   */
+  newestPages?: ReadCache<NewestPage>;
   realtime: Pick<RealtimeService, 'publish'>;
   isOwnMediaUrl: MediaUrlCheck;
   /**
@@ -69,8 +82,27 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 export function createChatService(deps: ChatServiceDeps) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
+  const newestPages = deps.newestPages ?? createReadCache<NewestPage>({ enabled: false, ttlMs: 0 });
 
-  const userIdOf = async (subject: string) => (await deps.users.getProfile(subject)).user_uuid;
+  async function userIdOf(subject: string): Promise<string> {
+    const userId = await deps.userIdOf(subject);
+    if (!userId) throw userErrors.notFound();
+    return userId;
+  }
+
+  /** Runs a write of the user's messages; their cached history goes once it is done (or failed midway). */
+  async function writing<T>(userId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      newestPages.invalidate(userId);
+    }
+  }
+
+  async function newestPage(userId: string, page: number, pageSize: number): Promise<NewestPage> {
+    const { rows, hasMore } = await repo.pageNewestFirst(userId, page, pageSize);
+    return { messages: rows.map(toChatMessage), hasMore };
+  }
 
   /** The quoted message, from the database when it is the user's; a reply to nothing of theirs is refused. */
   async function replyFor(userId: string, input: UserMessageInput): Promise<ReplyToMessage | null> {
@@ -82,19 +114,21 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   async function postAgentMessage(userId: string, message: AgentMessageInput): Promise<ChatMessage> {
-    const row = await repo.insert({
-      ...(message.message_uuid ? { id: message.message_uuid } : {}),
-      userId,
-      role: 'agent',
-      text: message.text,
-      sentAt: now(),
-      imageUrls: message.image_urls ?? [],
-      hiddenImages: message.hidden_images ?? [],
-      videos: message.videos ?? [],
-      sourceActivityUuids: message.source_activity_uuid_list ?? [],
-      replyToMessageId: null,
-      replyToMessage: null,
-    });
+    const row = await writing(userId, () =>
+      repo.insert({
+        ...(message.message_uuid ? { id: message.message_uuid } : {}),
+        userId,
+        role: 'agent',
+        text: message.text,
+        sentAt: now(),
+        imageUrls: message.image_urls ?? [],
+        hiddenImages: message.hidden_images ?? [],
+        videos: message.videos ?? [],
+        sourceActivityUuids: message.source_activity_uuid_list ?? [],
+        replyToMessageId: null,
+        replyToMessage: null,
+      }),
+    );
     const replyId = message.reply_to_message_uuid;
     const reply = replyId && UUID.test(replyId) ? await repo.findById(userId, replyId) : undefined;
     const stored = reply
@@ -116,8 +150,14 @@ export function createChatService(deps: ChatServiceDeps) {
       pageSize: number,
     ): Promise<{ data: ChatMessage[]; pagination: Pagination }> {
       const userId = await userIdOf(subject);
-      const { rows, hasMore } = await repo.pageNewestFirst(userId, page, pageSize);
-      const messages = rows.reverse().map(toChatMessage);
+      // Page 1 is what the chat screen opens with, again and again: kept until the next message.
+      const { messages: newestFirst, hasMore } =
+        page === 1
+          ? await newestPages.get(userId, String(pageSize), async () => ({
+              value: await newestPage(userId, 1, pageSize),
+            }))
+          : await newestPage(userId, page, pageSize);
+      const messages = newestFirst.toReversed();
       return {
         data: deps.refreshAttachments ? await deps.refreshAttachments(userId, messages) : messages,
         pagination: { page, pageSize, hasMore },
@@ -149,9 +189,11 @@ export function createChatService(deps: ChatServiceDeps) {
         replyToMessage: reply,
       };
       const { onUserMessage } = deps;
-      const row = onUserMessage
-        ? await repo.insertThen(values, (r, tx) => onUserMessage({ userId, messageId: r.id }, tx))
-        : await repo.insert(values);
+      const row = await writing(userId, () =>
+        onUserMessage
+          ? repo.insertThen(values, (r, tx) => onUserMessage({ userId, messageId: r.id }, tx))
+          : repo.insert(values),
+      );
       const message = toChatMessage(row);
       await deps.realtime.publish(userId, 'ReceiveMessage', message);
       return message;
@@ -184,12 +226,16 @@ export function createChatService(deps: ChatServiceDeps) {
       patch: Pick<AgentMessageInput, 'text' | 'image_urls' | 'videos' | 'source_activity_uuid_list'>,
     ): Promise<ChatMessage | undefined> {
       if (!UUID.test(messageId)) return undefined;
-      const row = await repo.updateAgentMessage(userId, messageId, {
-        ...(patch.text !== undefined ? { text: patch.text } : {}),
-        ...(patch.image_urls ? { imageUrls: patch.image_urls } : {}),
-        ...(patch.videos ? { videos: patch.videos } : {}),
-        ...(patch.source_activity_uuid_list ? { sourceActivityUuids: patch.source_activity_uuid_list } : {}),
-      });
+      const row = await writing(userId, () =>
+        repo.updateAgentMessage(userId, messageId, {
+          ...(patch.text !== undefined ? { text: patch.text } : {}),
+          ...(patch.image_urls ? { imageUrls: patch.image_urls } : {}),
+          ...(patch.videos ? { videos: patch.videos } : {}),
+          ...(patch.source_activity_uuid_list
+            ? { sourceActivityUuids: patch.source_activity_uuid_list }
+            : {}),
+        }),
+      );
       if (!row) return undefined;
       const message = toChatMessage(row);
       await deps.realtime.publish(userId, 'ReceiveMessageUpdate', message);
@@ -198,7 +244,9 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** Removes a message of the home sitter (an amnesia-mode alert once its activity is purged). */
     deleteAgentMessage: (userId: string, messageId: string) =>
-      UUID.test(messageId) ? repo.deleteAgentMessage(userId, messageId) : Promise.resolve(),
+      UUID.test(messageId)
+        ? writing(userId, () => repo.deleteAgentMessage(userId, messageId))
+        : Promise.resolve(),
 
     /** For the AI: what it is doing right now (the typing indicator); an empty text clears it. */
     publishProgress: (userId: string, text: string) =>

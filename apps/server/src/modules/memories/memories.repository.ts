@@ -79,28 +79,6 @@ export function createMemoriesRepository(db: Db) {
       return [...byMemory.values()];
     },
 
-    /**
-     * A fingerprint of everything the list shows for the user (memory rows, photos, properties, and which
-     * short-term memories are still live), plus when the next live one expires: one cheap query that
-     * tells whether a cached list is still right.
-     */
-    async listVersion(userId: string, now: Date): Promise<{ version: string; nextExpiry: Date | null }> {
-      const [r] = await db
-        .select({
-          memories: sql<number>`count(*)::int`,
-          updated: sql<string>`coalesce(max(${memories.updatedAt}), 'epoch')::text`,
-          nextExpiry: sql<string | null>`min(${memories.expiresAt})::text`,
-          images: sql<number>`(select count(*)::int from ${memoryImages} where ${memoryImages.userId} = ${userId})`,
-          links: sql<string>`(select count(*)::text || ':' || coalesce(sum(hashtext(${memorySites.siteId}::text)), 0)::text from ${memorySites} where ${memorySites.userId} = ${userId})`,
-        })
-        .from(memories)
-        .where(and(eq(memories.userId, userId), live(now)));
-      return {
-        version: `${r?.memories}|${r?.updated}|${r?.images}|${r?.links}`,
-        nextExpiry: r?.nextExpiry ? new Date(r.nextExpiry) : null,
-      };
-    },
-
     async findLive(
       userId: string,
       category: MemoryCategory,

@@ -48,7 +48,7 @@ export async function registerMemoryRoutes(
 
   route(app, guards, endpoints.listMemories, async (req, reply) => {
     const json = await memories.listJson(callerOf(req).subject);
-    // Already serialised (and cached) by the service from the same types; Fastify sends a JSON string as is.
+    // Already serialised (and cached) by the service from the same types; Fastify sends the bytes as they are.
     void reply.type('application/json; charset=utf-8');
     return json as unknown as EndpointResponse<typeof endpoints.listMemories>;
   });

@@ -3,6 +3,7 @@ import type { Memories, Memory, MemoryBody, MemoryCategory, MemoryImage } from '
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
+import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { memoryErrors } from './memories.errors.js';
@@ -29,6 +30,12 @@ export interface MemoriesServiceDeps {
   urlTtlSeconds: number;
   /** Photos a memory may hold (`MEMORY_PHOTO_LIMIT`). */
   photoLimit: number;
+  /**
+   * Each user's list as the JSON bytes sent, until this service changes one of their memories, photos or
+   * property links (it is their only writer), the next memory in it expires, or its signed URLs' window
+   * ends. Without one, every list is read and rendered again.
+   */
+  lists?: ReadCache<Buffer>;
   now?: () => Date;
 }
 
@@ -43,8 +50,16 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return owner;
   }
 
-  // The rendered list per user, reused while the database says nothing it shows has changed.
-  const listCache = new Map<string, { version: string; until: number; json: string }>();
+  const lists = deps.lists ?? createReadCache<Buffer>({ enabled: false, ttlMs: 0 });
+
+  /** Runs a write of the user's memories; their cached list goes once it is done (or failed midway). */
+  async function writing<T>(userId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      lists.invalidate(userId);
+    }
+  }
 
   const { render, renderImage, windowMs } = createMemoryRenderer({
     storage,
@@ -88,8 +103,9 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return rec;
   }
 
-  async function listFor(owner: MemoryOwner): Promise<Memories> {
-    const records = await repo.listLive(owner.id, now());
+  /** Every live memory by category; expired short-term memories are left out even before the purge. */
+  async function listFor(owner: MemoryOwner, at: Date): Promise<Memories> {
+    const records = await repo.listLive(owner.id, at);
     const out: Memories = {
       people: [],
       vehicles: [],
@@ -108,29 +124,25 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
   }
 
   return {
-    /** Every live memory by category; expired short-term memories are left out even before the purge. */
-    async list(subject: string): Promise<Memories> {
-      return listFor(await requireOwner(subject));
-    },
-
     /**
-     * The list as JSON, from a per-user cache that one fingerprint query validates on every call (so an
-     * answer is never stale, also with several server instances). An entry lives at most one signing
-     * window (its URLs stay valid at least MEDIA_URL_TTL minus that) and never past the next expiry.
+     * The list as the JSON bytes of its response, from the user's cache (platform/read-cache.ts) while it is
+     * right. The profile is read on every call: its time zone and amnesia switch are part of the answer,
+     * and the users module changes them.
      */
-    async listJson(subject: string): Promise<string> {
+    async listJson(subject: string): Promise<Buffer> {
       const owner = await requireOwner(subject);
-      const at = now();
-      const { version, nextExpiry } = await repo.listVersion(owner.id, at);
-      const key = `${version}|${owner.isAmnesiaModeEnabled}|${owner.timezone}`;
-      const hit = listCache.get(owner.id);
-      if (hit && hit.version === key && hit.until > at.getTime()) return hit.json;
-      const json = JSON.stringify({ success: true, data: await listFor(owner) });
-      const until = Math.min(at.getTime() + windowMs, nextExpiry?.getTime() ?? Infinity);
-      listCache.delete(owner.id);
-      if (listCache.size >= 1_000) listCache.delete(listCache.keys().next().value as string);
-      listCache.set(owner.id, { version: key, until, json });
-      return json;
+      return lists.get(owner.id, `${owner.timezone}|${owner.isAmnesiaModeEnabled}`, async () => {
+        const at = now();
+        const data = await listFor(owner, at);
+        let nextExpiry = Infinity;
+        for (const m of [...data.people, ...data.vehicles, ...data.animals, ...data.general])
+          if (m.expires_at) nextExpiry = Math.min(nextExpiry, Date.parse(m.expires_at));
+        return {
+          value: Buffer.from(JSON.stringify({ success: true, data })),
+          // Its signed URLs keep most of their lifetime; a short-term memory leaves the list when it expires.
+          until: Math.min(at.getTime() + windowMs, nextExpiry),
+        };
+      });
     },
 
     async get(subject: string, category: MemoryCategory, id: string): Promise<Memory> {
@@ -152,7 +164,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
         throw memoryErrors.invalid('Give the vehicle at least an owner, make, model, year or color');
       }
       const { values, siteIds } = await toValues(input, owner);
-      const row = await repo.insert(owner.id, category, values, siteIds ?? []);
+      const row = await writing(owner.id, () => repo.insert(owner.id, category, values, siteIds ?? []));
       return render({ row, images: [], siteIds: siteIds ?? [] }, owner.timezone);
     },
 
@@ -161,7 +173,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
       const owner = await requireOwner(subject);
       const input = parseMemoryInput(category, body, true);
       const { values, siteIds } = await toValues(input, owner);
-      const row = await repo.update(owner.id, category, id, values, siteIds, now());
+      const row = await writing(owner.id, () => repo.update(owner.id, category, id, values, siteIds, now()));
       if (!row) throw memoryErrors.notFound();
       return render(await requireMemory(owner, category, row.id), owner.timezone);
     },
@@ -169,7 +181,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     /** Deletes the memory and its photos (rows and files). */
     async remove(subject: string, category: MemoryCategory, id: string): Promise<void> {
       const owner = await requireOwner(subject);
-      const deleted = await repo.delete(owner.id, category, id, now());
+      const deleted = await writing(owner.id, () => repo.delete(owner.id, category, id, now()));
       if (!deleted) throw memoryErrors.notFound();
       await removeFiles(deleted.images);
       await announceRemoved(deleted.row, deleted.images);
@@ -203,8 +215,8 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
       const thumbKey = `${folder}/${fileId}_thumb.webp`;
       await storage.put(storageKey, processed.full, 'image/jpeg');
       await storage.put(thumbKey, processed.thumb, 'image/webp');
-      const result = await repo
-        .insertImageWithinLimit(
+      const result = await writing(owner.id, () =>
+        repo.insertImageWithinLimit(
           owner.id,
           id,
           {
@@ -216,12 +228,12 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
             height: processed.height,
           },
           deps.photoLimit,
-        )
-        .catch(async (err: unknown) => {
-          await storage.delete(storageKey).catch(() => undefined);
-          await storage.delete(thumbKey).catch(() => undefined);
-          throw err;
-        });
+        ),
+      ).catch(async (err: unknown) => {
+        await storage.delete(storageKey).catch(() => undefined);
+        await storage.delete(thumbKey).catch(() => undefined);
+        throw err;
+      });
       if (result === 'limit' || result === 'missing') {
         await storage.delete(storageKey);
         await storage.delete(thumbKey);
@@ -245,7 +257,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     ): Promise<Memory> {
       const owner = await requireOwner(subject);
       const memory = await requireMemory(owner, category, id);
-      const image = await repo.deleteImage(owner.id, id, imageId);
+      const image = await writing(owner.id, () => repo.deleteImage(owner.id, id, imageId));
       if (!image) throw memoryErrors.imageNotFound();
       await removeFiles([image]);
       await announceRemoved(memory.row, [image]);
@@ -257,7 +269,8 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
      * built by the sites module, calls this after checking the site is the user's). Answers how many links
      * were added.
      */
-    associateAllMemories: (userId: string, siteId: string) => repo.associateAllWithSite(userId, siteId),
+    associateAllMemories: (userId: string, siteId: string) =>
+      writing(userId, () => repo.associateAllWithSite(userId, siteId)),
 
     /** Deletes short-term memories whose expiry has passed, with their files. Answers how many went. */
     async purgeExpired(batch = 500): Promise<number> {
@@ -270,10 +283,12 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
         for (const e of expired) byUser.set(e.row.userId, [...(byUser.get(e.row.userId) ?? []), e]);
         for (const [userId, list] of byUser) {
           const gone = new Set(
-            await repo.deleteExpired(
-              userId,
-              list.map((e) => e.row.id),
-              at,
+            await writing(userId, () =>
+              repo.deleteExpired(
+                userId,
+                list.map((e) => e.row.id),
+                at,
+              ),
             ),
           );
           for (const e of list.filter((x) => gone.has(x.row.id))) {
