@@ -81,6 +81,7 @@ import { createFfmpeg } from './modules/media/ffmpeg.js';
 import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
+import { createBacklogGate } from './modules/ingest/ingest.backlog.js';
 import { registerIngestWorkers, scheduleIngestJobs } from './modules/ingest/ingest.jobs.js';
 import { createIngestRepository } from './modules/ingest/ingest.repository.js';
 import { registerIngestRoutes } from './modules/ingest/ingest.routes.js';
@@ -258,19 +259,15 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   );
   const storage = deps.storage ?? createStorageFromConfig(config, mediaSigner.url);
   deleteMediaOfDeletedUsers(events, storage, deps.log);
-  const memoryOwners = createUsersRepository(database.db);
+  const userRows = createUsersRepository(database.db);
   // Per-user list caches, on the embedded database only (one process): docs/architecture.md "Caching".
   const readCaches = createReadCaches({
     enabled: database.kind === 'pglite',
     events,
-    lookupUserId: async (subject) => (await memoryOwners.findBySubject(subject))?.id,
+    lookupUserId: async (subject) => (await userRows.findBySubject(subject))?.id,
   });
   const memories = createMemoriesService({
     repo: createMemoriesRepository(database.db),
-    findOwner: async (subject) => {
-      const row = await memoryOwners.findBySubject(subject);
-      return row && { id: row.id, timezone: row.timezone, isAmnesiaModeEnabled: row.isAmnesiaModeEnabled };
-    },
     storage,
     events,
     log: deps.log,
@@ -325,6 +322,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     dataDir: config.DATA_DIR,
     maxBytes: config.INGEST_MAX_BYTES,
     orphanAgeSeconds: config.INGEST_ORPHAN_AGE_SECONDS,
+    // Embedded only: there this process processes every upload it acknowledges (and hears when it is done).
+    backlog: database.kind === 'pglite' ? createBacklogGate({ limit: config.INGEST_MAX_PENDING }) : undefined,
   });
   const verifyUploadLogin = (username: string, password: string) =>
     uploadCredentials.verifyUploadCredentials(username, password);
@@ -428,6 +427,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     publish: (userId, event) => realtime.publish(userId, 'ActivityCreated', event),
     billingEnabled: config.BILLING_ENABLED,
     aloneConcurrency: config.INGEST_WORKERS,
+    onSettled: (uploadId) => ingest.uploadSettled(uploadId),
     log: deps.log,
   });
   await registerActivityWorkers(jobs, { processor: uploadProcessor, activities, log: deps.log });

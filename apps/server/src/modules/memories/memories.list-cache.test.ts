@@ -12,7 +12,6 @@ import { createFsStorage } from '../../adapters/storage/fs.storage.js';
 import { signingWindowSeconds } from '../../adapters/storage/storage.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import { createMediaSigner } from '../media/media.signer.js';
-import { createUsersRepository } from '../users/users.repository.js';
 import { createMemoriesRepository } from './memories.repository.js';
 import { createMemoriesService } from './memories.service.js';
 import { memoryCalls, startMemoriesApp, type MemoriesTestApp } from './memories.test-support.js';
@@ -143,7 +142,6 @@ describe('a cached memories list’s lifetime', () => {
     const signer = createMediaSigner(TEST_MEDIA_SECRET, t.deps.config.PUBLIC_URL);
     const repo = createMemoriesRepository(t.database.db);
     const reads = { count: 0 };
-    const users = createUsersRepository(t.database.db);
     const service = createMemoriesService({
       repo: {
         ...repo,
@@ -151,10 +149,6 @@ describe('a cached memories list’s lifetime', () => {
           reads.count += 1;
           return repo.listLive(userId, at);
         },
-      },
-      findOwner: async (subject) => {
-        const row = await users.findBySubject(subject);
-        return row && { id: row.id, timezone: row.timezone, isAmnesiaModeEnabled: row.isAmnesiaModeEnabled };
       },
       storage: createFsStorage({ root: join(t.deps.config.DATA_DIR, 'media'), signUrl: signer.url }),
       events: t.deps.events!,

@@ -1,7 +1,7 @@
 import type { MemoryCategory } from '@homesitter/contract';
 import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { memories, memoryImages, memorySites, sites } from '../../platform/db/schema.js';
+import { memories, memoryImages, memorySites, sites, users } from '../../platform/db/schema.js';
 
 export type MemoryRow = typeof memories.$inferSelect;
 export type MemoryImageRow = typeof memoryImages.$inferSelect;
@@ -24,6 +24,19 @@ const live = (now: Date) => or(isNull(memories.expiresAt), gt(memories.expiresAt
 
 /** Memories' SQL. Every query is scoped by the caller's user id; another user's memory is simply absent. */
 export function createMemoriesRepository(db: Db) {
+  // Every memories call starts here (the list too, whose answer shows the time zone and the amnesia
+  // switch): prepared once, and only the three columns memories need.
+  const findOwner = db
+    .select({
+      id: users.id,
+      timezone: users.timezone,
+      isAmnesiaModeEnabled: users.isAmnesiaModeEnabled,
+    })
+    .from(users)
+    .where(eq(users.authSubject, sql.placeholder('subject')))
+    .limit(1)
+    .prepare('memories_find_owner');
+
   async function imagesOf(userId: string, memoryIds: string[]): Promise<MemoryImageRow[]> {
     if (memoryIds.length === 0) return [];
     return db
@@ -51,6 +64,12 @@ export function createMemoriesRepository(db: Db) {
   }
 
   return {
+    /** The caller's profile, as far as memories need it; `undefined` before the profile exists. */
+    async findOwner(subject: string) {
+      const [row] = await findOwner.execute({ subject });
+      return row;
+    },
+
     /** Every memory not yet expired, newest first, with photos (oldest first) and properties. */
     async listLive(userId: string, now: Date): Promise<MemoryRecord[]> {
       const rows = await db

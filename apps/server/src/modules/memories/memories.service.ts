@@ -21,8 +21,6 @@ export interface MemoryOwner {
 
 export interface MemoriesServiceDeps {
   repo: MemoriesRepository;
-  /** The caller's profile by token subject (the users repository). */
-  findOwner: (subject: string) => Promise<MemoryOwner | undefined>;
   storage: ObjectStorage;
   events: EventBus;
   log: Logger;
@@ -45,7 +43,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
   const now = deps.now ?? (() => new Date());
 
   async function requireOwner(subject: string): Promise<MemoryOwner> {
-    const owner = await deps.findOwner(subject);
+    const owner = await repo.findOwner(subject);
     if (!owner) throw memoryErrors.notFound();
     return owner;
   }
