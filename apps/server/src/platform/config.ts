@@ -207,6 +207,11 @@ export const settings = {
     '300',
     'Stored upload files without a database row (an upload cut off by a crash) older than this are removed',
   ),
+  INGEST_MAX_PENDING: setting(
+    z.coerce.number().int().min(0),
+    '16',
+    'Embedded database: acknowledged camera uploads waiting for processing at most; more wait (up to 5 s) for their acknowledgement. 0 = no limit',
+  ),
   INGEST_WORKERS: setting(
     z.coerce.number().int().min(1).max(32),
     '2',

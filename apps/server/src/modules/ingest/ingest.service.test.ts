@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { createLogger } from '../../platform/logger.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { cameraNameFromFtpPath, normalizeCameraName } from './camera-name.js';
+import { createBacklogGate, type BacklogGate } from './ingest.backlog.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import { createIngestRepository } from './ingest.repository.js';
 import { createIngestService } from './ingest.service.js';
@@ -50,7 +51,7 @@ describe('ingest service', () => {
   }, 60_000);
   afterAll(async () => t.close());
 
-  const service = (jobs: Jobs, orphanAgeSeconds = 300) =>
+  const service = (jobs: Jobs, orphanAgeSeconds = 300, backlog?: BacklogGate) =>
     createIngestService({
       repo: createIngestRepository(t.database.db),
       database: t.database,
@@ -60,6 +61,7 @@ describe('ingest service', () => {
       dataDir: t.deps.config.DATA_DIR,
       maxBytes: 1024 * 1024,
       orphanAgeSeconds,
+      ...(backlog && { backlog }),
     });
 
   it('removes what it stored when the commit fails, and leaves no row', async () => {
@@ -120,6 +122,31 @@ describe('ingest service', () => {
     ]);
     // The failed one's bytes went with it.
     expect(stored().some((e) => e.parentPath.includes(gone))).toBe(false);
+  });
+
+  it('holds the commit (so the answer) of an upload while too many acknowledged ones wait for processing', async () => {
+    const ingest = service(t.app.jobs, 300, createBacklogGate({ limit: 1 }));
+    const jpeg = await smallJpeg();
+    const upload = (i: number) =>
+      ingest.acceptUpload({
+        userId,
+        cameraName: 'Backlog',
+        source: 'ftp',
+        originalName: `b${i}.jpg`,
+        file: Readable.from([jpeg]),
+      });
+    const rows = async () =>
+      (await uploadsOf(t, userId)).filter((r) => r.camera_name === 'Backlog').map((r) => r.original_name);
+    const first = await upload(0);
+    let answered = false;
+    const second = upload(1).then((u) => ((answered = true), u));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Stored but neither committed nor acknowledged: nothing is promised yet.
+    expect(answered).toBe(false);
+    expect(await rows()).toEqual(['b0.jpg']);
+    ingest.uploadSettled(first.uploadId);
+    await second;
+    expect(await rows()).toEqual(['b0.jpg', 'b1.jpg']);
   });
 
   it('refuses an oversized stream while it arrives', async () => {

@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger.js';
 import '../activities/activities.jobs.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { normalizeCameraName } from './camera-name.js';
+import type { BacklogGate } from './ingest.backlog.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import type { IngestRepository, NewUploadRow } from './ingest.repository.js';
 import { sniffFile, type SniffedMedia } from './media-sniff.js';
@@ -53,6 +54,8 @@ export interface IngestServiceDeps {
   maxBytes: number;
   /** Age after which a stored upload file without a row is an orphan (a crash between store and commit). */
   orphanAgeSeconds: number;
+  /** Holds commits back while too many acknowledged uploads wait for processing (see ingest.backlog.ts). */
+  backlog?: BacklogGate;
   now?: () => number;
 }
 
@@ -212,6 +215,8 @@ export function createIngestService(deps: IngestServiceDeps) {
      */
     async commit(prepared: PreparedUpload[]): Promise<AcceptedUpload[]> {
       const stored: string[] = [];
+      const ids = prepared.map((p) => p.row.id);
+      let admitted = false;
       try {
         await Promise.all(
           prepared.map(async (p) => {
@@ -219,8 +224,12 @@ export function createIngestService(deps: IngestServiceDeps) {
             stored.push(p.row.storageKey);
           }),
         );
+        // Stored, not yet committed: while processing is behind, the camera waits here for its answer.
+        await deps.backlog?.admit(ids);
+        admitted = true;
         await groupCommit(prepared);
       } catch (err) {
+        if (admitted) for (const id of ids) deps.backlog?.settled(id);
         await Promise.all(
           stored.map((key) =>
             storage
@@ -242,6 +251,11 @@ export function createIngestService(deps: IngestServiceDeps) {
 
     discard,
     recordRefusal,
+
+    /** Processing is done with an upload (whatever became of it): its place in the backlog is free. */
+    uploadSettled(uploadId: string): void {
+      deps.backlog?.settled(uploadId);
+    },
 
     /** One upload, received whole: resolves when it is safe to acknowledge. */
     async acceptUpload(input: UploadInput): Promise<AcceptedUpload> {

@@ -90,12 +90,21 @@ export interface Thumbnail {
 }
 
 /**
+ * Snapshot thumbnails made at once. They have their own limit, apart from the photo re-encodes' above: a
+ * camera snapshot is decoded at a fraction of its size, so two at once cost little memory, and a burst of
+ * camera events neither waits behind a member's 4 MB photo nor leaves the second core idle.
+ */
+export const MAX_PARALLEL_THUMBNAILS = 2;
+const thumbnailSlots = createSlots(MAX_PARALLEL_THUMBNAILS);
+
+/**
  * A thumbnail of an image that is kept as it came (a camera snapshot): only the thumbnail is encoded, and
  * JPEGs are decoded at a fraction of their size (libvips shrink-on-load), so this is cheap enough to run
- * for every snapshot a camera sends.
+ * for every snapshot a camera sends. WebP at effort 2 (of 0–6): a third faster to encode than the default
+ * 4 for a 480 px picture, a few percent larger.
  */
 export async function thumbnailOf(buf: Buffer): Promise<Thumbnail> {
-  await acquire();
+  await thumbnailSlots.acquire();
   try {
     const sharp = await loadSharp();
     try {
@@ -108,7 +117,7 @@ export async function thumbnailOf(buf: Buffer): Promise<Thumbnail> {
         .rotate()
         .flatten({ background: '#ffffff' })
         .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 75 })
+        .webp({ quality: 75, effort: 2 })
         .toBuffer();
       return {
         thumb,
@@ -120,8 +129,28 @@ export async function thumbnailOf(buf: Buffer): Promise<Thumbnail> {
       throw new UnreadableImageError('The image could not be read', { cause: err });
     }
   } finally {
-    release();
+    thumbnailSlots.release();
   }
+}
+
+/** At most `size` holders at once; the others wait in arrival order. */
+function createSlots(size: number) {
+  let taken = 0;
+  const queue: (() => void)[] = [];
+  return {
+    acquire(): Promise<void> {
+      if (taken < size) {
+        taken += 1;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => queue.push(resolve));
+    },
+    release(): void {
+      const next = queue.shift();
+      if (next) next();
+      else taken -= 1;
+    },
+  };
 }
 
 /** Images decoded at once; more wait their turn, which bounds memory during a burst of uploads. */
