@@ -309,12 +309,17 @@ export const settings = {
   VISION_ENABLED: setting(
     bool,
     'true',
-    'Local object and face detection (TensorFlow WASM in a worker thread); off detects nothing and loads no models',
+    'Local object and face detection (TensorFlow WASM in a child process of the server); off detects nothing and loads no models',
   ),
   VISION_CONCURRENCY: setting(
     z.coerce.number().int().min(1).max(8),
     '1',
-    'Images analysed at once, one worker thread each (each holds its own copy of the models, about 400 MB)',
+    'Images analysed at once, one vision process each (each holds its own copy of the models, about 400 MB)',
+  ),
+  VISION_IDLE_SECONDS: setting(
+    z.coerce.number().int().min(0),
+    '300',
+    'Seconds a vision process may sit without work before it is stopped to free its memory (the next image starts it again, 2–4 s); 0 keeps it',
   ),
   AI_CONCURRENCY: setting(
     z.coerce.number().int().min(1).max(16),

@@ -1,3 +1,4 @@
+import { loadSharp } from '../../platform/sharp.js';
 import { UnreadableImageError, type VisionEngine } from './vision.js';
 
 /**
@@ -6,7 +7,7 @@ import { UnreadableImageError, type VisionEngine } from './vision.js';
  */
 export function createDisabledVisionEngine(): VisionEngine {
   async function size(image: Buffer): Promise<{ width: number; height: number }> {
-    const sharp = (await import('sharp')).default;
+    const sharp = await loadSharp();
     let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
     try {
       meta = await sharp(image).metadata();

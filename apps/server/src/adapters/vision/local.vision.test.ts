@@ -8,14 +8,25 @@ import { createLocalVisionEngine, type LocalVisionOptions } from './local.vision
 import { UnreadableImageError, type VisionEngine } from './vision.js';
 
 /**
- * The engine's own promises (queue, lazy start, crash, hang, close, scaling back to the image's size) with a
- * stand-in worker that speaks the protocol without models (test/vision-fake.worker.mjs). The models
- * themselves are tested on real photos in vision.test.ts.
+ * The engine's own promises (queue, lazy start, crash, hang, idle stop, close, scaling back to the image's
+ * size) with a stand-in process that speaks the protocol without models (test/vision-fake.worker.mjs). The
+ * models themselves are tested on real photos in vision.test.ts.
  */
 const fakeWorker = new URL('../../../test/vision-fake.worker.mjs', import.meta.url);
-const starts = join(mkdtempSync(join(tmpdir(), 'hs-vision-')), 'starts');
+const dir = mkdtempSync(join(tmpdir(), 'hs-vision-'));
+const starts = join(dir, 'starts');
 process.env.FAKE_VISION_STARTS = starts;
-const started = () => readFileSync(starts, 'utf8').split('\n').filter(Boolean).length;
+const startedPids = () => readFileSync(starts, 'utf8').split('\n').filter(Boolean).map(Number);
+const started = () => startedPids().length;
+/** Whether a process of that id still runs (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A plain image of a given size; the stand-in worker reads its width as the command. */
 const image = (width: number, height = 10) =>
@@ -42,23 +53,25 @@ async function until(condition: () => boolean): Promise<void> {
   expect(condition()).toBe(true);
 }
 
-const threadOf = async (e: VisionEngine, width = 40) =>
+const processOf = async (e: VisionEngine, width = 40) =>
   (await e.analyse(await image(width))).objects[0]?.label;
 
-describe('local vision engine (queue and worker lifecycle)', () => {
-  it('starts its worker on first use only, and keeps it for the calls after', async () => {
+describe('local vision engine (queue and process lifecycle)', () => {
+  it('starts its process on first use only, and keeps it for the calls after', async () => {
     writeFileSync(starts, '');
     const e = engine();
     expect(started()).toBe(0);
-    const first = await threadOf(e);
-    const second = await threadOf(e);
-    expect(first).toMatch(/^thread-\d+$/);
+    const first = await processOf(e);
+    const second = await processOf(e);
+    expect(first).toMatch(/^process-\d+$/);
+    // Not the test's own process: the models' memory is never the server's.
+    expect(first).not.toBe(`process-${process.pid}`);
     expect(second).toBe(first);
     expect(started()).toBe(1);
   });
 
-  it('runs one call at a time by default, and several on as many workers when asked', async () => {
-    // Calls that never finish (width 12) hold their worker, so every call running at once needs a worker.
+  it('runs one call at a time by default, and several in as many processes when asked', async () => {
+    // Calls that never finish (width 12) hold their process, so every call running at once needs one.
     const hang = await image(12);
     const settle = (calls: Promise<unknown>[]) => Promise.allSettled(calls);
 
@@ -79,27 +92,27 @@ describe('local vision engine (queue and worker lifecycle)', () => {
     expect((await serial).every((r) => r.status === 'rejected')).toBe(true);
   });
 
-  it('rejects the call a crashing worker was running, and starts a fresh one for the next', async () => {
+  it('rejects the call a crashing process was running, and starts a fresh one for the next', async () => {
     writeFileSync(starts, '');
     const e = engine();
-    const before = await threadOf(e);
+    const before = await processOf(e);
     await expect(e.analyse(await image(11))).rejects.toThrow(/exited with code 3/);
-    const after = await threadOf(e);
+    const after = await processOf(e);
     expect(after).not.toBe(before);
     expect(started()).toBe(2);
   });
 
-  it('gives up on a worker that does not answer in time, and carries on with a new one', async () => {
+  it('gives up on a process that does not answer in time, and carries on with a new one', async () => {
     const e = engine({ timeoutMs: 2_000 });
     await expect(e.analyse(await image(12))).rejects.toThrow(/longer than 2000 ms/);
-    expect(await threadOf(e)).toMatch(/^thread-/);
+    expect(await processOf(e)).toMatch(/^process-/);
   });
 
-  it('passes on a call the worker could not do, keeping the worker', async () => {
+  it('passes on a call the process could not do, keeping the process', async () => {
     const e = engine();
-    const before = await threadOf(e);
+    const before = await processOf(e);
     await expect(e.analyse(await image(13))).rejects.toThrow(/could not look/);
-    expect(await threadOf(e)).toBe(before);
+    expect(await processOf(e)).toBe(before);
   });
 
   it('fails the call when the models cannot be loaded, and tries again on the next', async () => {
@@ -143,11 +156,42 @@ describe('local vision engine (queue and worker lifecycle)', () => {
     expect([result.width, result.height]).toEqual([30, 60]);
   });
 
-  it('refuses what is not an image before any worker is involved', async () => {
+  it('refuses what is not an image before any process is involved', async () => {
     writeFileSync(starts, '');
     const e = engine();
     await expect(e.analyse(Buffer.from('not an image'))).rejects.toBeInstanceOf(UnreadableImageError);
     await expect(e.embedFaces(Buffer.alloc(0))).rejects.toBeInstanceOf(UnreadableImageError);
     expect(started()).toBe(0);
+  });
+
+  it('stops a process that has idled for idleMs, and starts a fresh one for the next call', async () => {
+    writeFileSync(starts, '');
+    const e = engine({ idleMs: 300 });
+    const first = await processOf(e);
+    const [pid] = startedPids();
+    await until(() => !alive(pid!));
+    const second = await processOf(e);
+    expect(second).not.toBe(first);
+    expect(started()).toBe(2);
+  });
+
+  it('keeps a process that gets work more often than idleMs', async () => {
+    writeFileSync(starts, '');
+    const e = engine({ idleMs: 500 });
+    const first = await processOf(e);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await processOf(e)).toBe(first);
+    }
+    expect(started()).toBe(1);
+  });
+
+  it('stops its processes when closed', async () => {
+    writeFileSync(starts, '');
+    const e = engine({ concurrency: 2 });
+    await Promise.all([processOf(e), processOf(e)]);
+    expect(started()).toBe(2);
+    await e.close();
+    await until(() => startedPids().every((pid) => !alive(pid)));
   });
 });

@@ -1,8 +1,9 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type sharpDefault from 'sharp';
 import type { Logger } from '../../platform/logger.js';
+import { loadSharp } from '../../platform/sharp.js';
 import {
   UnreadableImageError,
   type AnalyseOptions,
@@ -23,23 +24,27 @@ import type {
 
 /**
  * The local vision engine: human's CenterNet and face-api's face models on the TensorFlow WASM backend, in
- * worker threads (`vision.worker.ts`). This side decodes images with sharp (libvips works on libuv's thread
- * pool, so the event loop stays free), hands the pixels to a worker and scales the answer back to the size of
- * the image it was given. A worker starts on first use and loads the models once; work beyond the
- * concurrency waits in a queue. A worker that crashes, fails to load its models or hangs is stopped, the
- * call it was running is rejected, and the next call starts a fresh one.
+ * child processes (`vision.worker.ts`), like Immich's separate machine-learning service: the models' ~400 MB
+ * are never part of the API server's memory, and go back to the system when the process stops. This side
+ * decodes images with sharp (libvips works on libuv's thread pool, so the event loop stays free), sends the
+ * pixels to a process and scales the answer back to the size of the image it was given. A process starts on
+ * first use, loads the models once, and is stopped after `idleMs` without work; work beyond the concurrency
+ * waits in a queue. A process that crashes, fails to load its models or hangs is stopped, the call it was
+ * running is rejected, and the next call starts a fresh one.
  */
 
 export interface LocalVisionOptions {
   log: Logger;
-  /** Images analysed at once, one worker thread each (each holds its own copy of the models). */
+  /** Images analysed at once, one process each (each holds its own copy of the models). */
   concurrency?: number;
-  /** A call that runs longer than this stops its worker and fails (the first call includes loading the models). */
+  /** A call that runs longer than this stops its process and fails (the first call includes loading the models). */
   timeoutMs?: number;
+  /** A process without work for this long is stopped (its memory freed); the next call starts it again. 0 keeps it. */
+  idleMs?: number;
   /** Lowest detector score reported per kind (the evaluation lowers them to sweep thresholds). */
   minScores?: Partial<Record<ObjectKind, number>>;
   faceMinScore?: number;
-  /** The worker script; tests point it at a stand-in that speaks the same protocol. */
+  /** The process's script; tests point it at a stand-in that speaks the same protocol. */
   workerUrl?: URL;
 }
 
@@ -55,10 +60,6 @@ const DETECT_SIZE = 512;
 const EMBED_EDGE = 1280;
 /** Decoding refuses images above this many pixels (a decompression bomb). */
 const MAX_INPUT_PIXELS = 10_000 * 10_000;
-
-type SharpModule = typeof sharpDefault;
-let sharpModule: Promise<SharpModule> | undefined;
-const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 interface Decoded {
   /** Size of the image as given, after EXIF orientation. */
@@ -120,21 +121,6 @@ async function letterbox(image: RawImage): Promise<{ detect: RawImage; detectSca
   return { detect, detectScale: Math.max(image.width, image.height) / DETECT_SIZE };
 }
 
-/** The pixels in a buffer of their own, so they can be transferred to the worker without a copy. */
-function transferable(image: RawImage): ArrayBuffer {
-  const { data } = image;
-  if (
-    data.byteOffset === 0 &&
-    data.byteLength === data.buffer.byteLength &&
-    data.buffer instanceof ArrayBuffer
-  ) {
-    return data.buffer;
-  }
-  const copy = data.slice();
-  image.data = copy;
-  return copy.buffer;
-}
-
 const scaleBox = (box: Box, sx: number, sy: number): Box => [
   Math.round(box[0] * sx),
   Math.round(box[1] * sy),
@@ -142,22 +128,21 @@ const scaleBox = (box: Box, sx: number, sy: number): Box => [
   Math.round(box[3] * sy),
 ];
 
-/** How to start the worker: the bundled script, or (from source under tsx or vitest) the .ts through tsx. */
-function workerScript(override: URL | undefined): { entry: string | URL; eval: boolean } {
-  if (override) return { entry: override, eval: false };
+/**
+ * How to start the vision process: the bundled script, or (from source under tsx or vitest) the .ts through
+ * tsx's loader. The server's own Node flags are not passed on (a child of `fork` inherits them otherwise).
+ */
+function workerScript(override: URL | undefined): { entry: string; execArgv: string[] } {
+  if (override) return { entry: fileURLToPath(override), execArgv: [] };
   // Bundled, this module is dist/main.js and the worker dist/vision.worker.js beside it.
   if (!import.meta.url.endsWith('.ts'))
-    return { entry: new URL('./vision.worker.js', import.meta.url), eval: false };
-  // From source, the worker is TypeScript. Node 20 does not apply loader hooks given to a worker as
-  // `--import`, so a two-line bootstrap registers tsx inside the worker and then imports it.
-  const tsxApi = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const worker = new URL('./vision.worker.ts', import.meta.url).href;
-  const code =
-    `import(${JSON.stringify(pathToFileURL(tsxApi).href)})` +
-    `.then(({ register }) => { register(); return import(${JSON.stringify(worker)}); });`;
-  return { entry: code, eval: true };
+    return { entry: fileURLToPath(new URL('./vision.worker.js', import.meta.url)), execArgv: [] };
+  // tsx's package entry is its ESM loader, the same module `node --import tsx` registers.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return {
+    entry: fileURLToPath(new URL('./vision.worker.ts', import.meta.url)),
+    execArgv: ['--import', tsx],
+  };
 }
 
 /** A request before it is numbered. */
@@ -165,56 +150,79 @@ type NewRequest = VisionRequest extends infer R ? (R extends VisionRequest ? Omi
 
 interface Job {
   request: NewRequest;
-  transfer: ArrayBuffer[];
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
 }
 
 interface Slot {
-  worker: Worker | undefined;
+  child: ChildProcess | undefined;
   running: { id: number; job: Job; timer: NodeJS.Timeout } | undefined;
+  /** Stops an idle process after `idleMs`, so the models' memory goes back to the system. */
+  idle: NodeJS.Timeout | undefined;
 }
 
 export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngine {
   const { log } = options;
   const concurrency = Math.max(1, options.concurrency ?? 1);
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const idleMs = options.idleMs ?? 300_000;
   const settings: WorkerSettings = {
     minScores: { ...DEFAULT_MIN_SCORES, ...options.minScores },
     faceMinScore: options.faceMinScore ?? DEFAULT_FACE_MIN_SCORE,
   };
   const script = workerScript(options.workerUrl);
   const slots: Slot[] = Array.from({ length: concurrency }, () => ({
-    worker: undefined,
+    child: undefined,
     running: undefined,
+    idle: undefined,
   }));
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
 
+  /** A busy process keeps the server alive (a script awaiting its answer); an idle one does not. */
+  function hold(child: ChildProcess, busy: boolean): void {
+    const channel = child.channel as { ref(): void; unref(): void } | null | undefined;
+    if (busy) {
+      child.ref();
+      channel?.ref();
+    } else {
+      child.unref();
+      channel?.unref();
+    }
+  }
+
   function stop(slot: Slot, reason: Error): void {
-    const { worker, running } = slot;
-    slot.worker = undefined;
+    const { child, running } = slot;
+    slot.child = undefined;
     slot.running = undefined;
+    clearTimeout(slot.idle);
+    slot.idle = undefined;
     if (running) {
       clearTimeout(running.timer);
       running.job.reject(reason);
     }
-    if (worker) {
-      worker.removeAllListeners();
-      // A late 'error' after termination must not become an uncaught exception.
-      worker.on('error', () => undefined);
-      void worker.terminate();
+    if (child) {
+      child.removeAllListeners();
+      // A late 'error' (a message to a process already gone) must not become an uncaught exception.
+      child.on('error', () => undefined);
+      // It holds nothing worth a graceful stop, and may be deep in a synchronous inference.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   }
 
-  function start(slot: Slot): Worker {
-    const worker = new Worker(script.entry, { workerData: settings, eval: script.eval });
-    worker.unref();
-    worker.on('message', (reply: VisionReply) => {
+  function start(slot: Slot): ChildProcess {
+    const child = fork(script.entry, [JSON.stringify(settings)], {
+      execArgv: script.execArgv,
+      // Typed arrays (the decoded pixels) cross as they are, not as JSON arrays of numbers.
+      serialization: 'advanced',
+      // stdout is unused (library chatter comes as 'log' messages); stderr shows a crash's last words.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.on('message', (reply: VisionReply) => {
       if (reply.type === 'log') {
-        if (reply.level === 'warn') log.warn({ vision: reply.message }, 'vision worker');
-        else log.debug({ vision: reply.message }, 'vision worker');
+        if (reply.level === 'warn') log.warn({ vision: reply.message }, 'vision process');
+        else log.debug({ vision: reply.message }, 'vision process');
         return;
       }
       if (reply.type === 'fatal') {
@@ -227,49 +235,70 @@ export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngi
       if (!running || running.id !== reply.id) return;
       clearTimeout(running.timer);
       slot.running = undefined;
-      worker.unref();
       if (reply.type === 'result') running.job.resolve(reply.result);
       else running.job.reject(new Error(`vision failed: ${reply.error}`));
       pump();
     });
-    worker.on('error', (err) => {
-      log.error({ err }, 'the vision worker crashed');
-      stop(slot, new Error(`the vision worker crashed: ${err.message}`, { cause: err }));
+    child.on('error', (err) => {
+      log.error({ err }, 'the vision process failed');
+      stop(slot, new Error(`the vision process failed: ${err.message}`, { cause: err }));
       pump();
     });
-    worker.on('exit', (code) => {
-      if (slot.worker !== worker) return;
-      log.error({ code }, 'the vision worker exited');
-      stop(slot, new Error(`the vision worker exited with code ${code}`));
+    child.on('exit', (code, signal) => {
+      if (slot.child !== child) return;
+      log.error({ code, signal }, 'the vision process exited');
+      stop(
+        slot,
+        new Error(`the vision process exited with ${code === null ? `signal ${signal}` : `code ${code}`}`),
+      );
       pump();
     });
-    slot.worker = worker;
-    return worker;
+    slot.child = child;
+    return child;
+  }
+
+  /** Nothing left to do for this process: it is let go of, and stopped once it has idled for `idleMs`. */
+  function rest(slot: Slot): void {
+    const child = slot.child;
+    if (!child) return;
+    hold(child, false);
+    if (idleMs <= 0) return;
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      if (slot.child !== child || slot.running) return;
+      log.debug({ idleMs }, 'the vision process is idle; stopping it to free its memory');
+      stop(slot, new Error('the vision process was idle'));
+    }, idleMs);
+    slot.idle.unref();
   }
 
   function pump(): void {
     for (const slot of slots) {
-      if (closed || queue.length === 0) return;
       if (slot.running) continue;
+      if (closed || queue.length === 0) {
+        rest(slot);
+        continue;
+      }
       const job = queue.shift()!;
-      const worker = slot.worker ?? start(slot);
+      clearTimeout(slot.idle);
+      slot.idle = undefined;
+      const child = slot.child ?? start(slot);
       const id = nextId++;
       const timer = setTimeout(() => {
-        log.error({ timeoutMs }, 'the vision worker did not answer in time; restarting it');
+        log.error({ timeoutMs }, 'the vision process did not answer in time; restarting it');
         stop(slot, new Error(`vision took longer than ${timeoutMs} ms`));
         pump();
       }, timeoutMs);
       slot.running = { id, job, timer };
-      // A busy worker keeps the process alive (a script awaiting its answer); an idle one does not.
-      worker.ref();
-      worker.postMessage({ ...job.request, id }, job.transfer);
+      hold(child, true);
+      child.send({ ...job.request, id });
     }
   }
 
-  function submit<T>(request: NewRequest, transfer: ArrayBuffer[]): Promise<T> {
+  function submit<T>(request: NewRequest): Promise<T> {
     if (closed) return Promise.reject(new Error('the vision engine is closed'));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ request, transfer, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ request, resolve: resolve as (value: unknown) => void, reject });
       pump();
     });
   }
@@ -280,10 +309,13 @@ export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngi
     async analyse(jpeg: Buffer, opts?: AnalyseOptions): Promise<VisionResult> {
       const decoded = await decode(jpeg, ANALYSE_EDGE);
       const { detect, detectScale } = await letterbox(decoded.image);
-      const reply = await submit<AnalyseReply>(
-        { type: 'analyse', image: decoded.image, detect, detectScale, faces: opts?.faces ?? false },
-        [transferable(decoded.image), transferable(detect)],
-      );
+      const reply = await submit<AnalyseReply>({
+        type: 'analyse',
+        image: decoded.image,
+        detect,
+        detectScale,
+        faces: opts?.faces ?? false,
+      });
       const sx = decoded.width / decoded.image.width;
       const sy = decoded.height / decoded.image.height;
       return {
@@ -296,9 +328,7 @@ export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngi
 
     async embedFaces(image: Buffer): Promise<DetectedFace[]> {
       const decoded = await decode(image, EMBED_EDGE);
-      const faces = await submit<DetectedFace[]>({ type: 'embed', image: decoded.image }, [
-        transferable(decoded.image),
-      ]);
+      const faces = await submit<DetectedFace[]>({ type: 'embed', image: decoded.image });
       const sx = decoded.width / decoded.image.width;
       const sy = decoded.height / decoded.image.height;
       return faces.map((f) => ({ ...f, box: scaleBox(f.box, sx, sy) }));
@@ -310,9 +340,11 @@ export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngi
       for (const job of queue.splice(0)) job.reject(reason);
       await Promise.all(
         slots.map(async (slot) => {
-          const worker = slot.worker;
+          const child = slot.child;
           stop(slot, reason);
-          if (worker) await worker.terminate();
+          // stop() dropped the listeners and sent the kill; the process is gone once 'exit' comes.
+          if (child && child.exitCode === null && child.signalCode === null)
+            await new Promise((resolve) => child.once('exit', resolve));
         }),
       );
     },

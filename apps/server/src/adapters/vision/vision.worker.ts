@@ -1,10 +1,10 @@
 /**
- * The vision worker thread: loads the models once (see tfjs-runtime.ts), then answers one request at a time
- * from `local.vision.ts`. Inference is synchronous WASM; it runs here so the server's event loop never waits
- * on it.
+ * The vision process (started by `local.vision.ts` with `child_process.fork`): loads the models once (see
+ * tfjs-runtime.ts), then answers one request at a time over the IPC channel. Inference is synchronous WASM;
+ * it runs here so the server's event loop never waits on it, and its memory (the models, the WASM heap) is
+ * this process's, freed when it stops. It exits when the server goes away.
  */
 import { format } from 'node:util';
-import { parentPort, workerData } from 'node:worker_threads';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { MIN_FACE_SIZE, cropRgb, dedupeFaces, faceSearchRegions, nearPerson } from './face-regions.js';
 import { loadVisionRuntime, type RawFace, type VisionRuntime } from './tfjs-runtime.js';
@@ -19,10 +19,15 @@ import type {
   WorkerSettings,
 } from './vision.protocol.js';
 
-if (!parentPort) throw new Error('vision.worker.ts runs as a worker thread');
-const port = parentPort;
-const settings = workerData as WorkerSettings;
-const post = (reply: VisionReply) => port.postMessage(reply);
+if (!process.send) throw new Error('vision.worker.ts runs as a child process (child_process.fork)');
+const send = process.send.bind(process);
+const settings = JSON.parse(process.argv[2] ?? '') as WorkerSettings;
+const post = (reply: VisionReply) => {
+  // The channel is gone when the server stopped or let this process go: there is nobody left to tell.
+  if (process.connected) send(reply);
+};
+// Never outlive the server: a closed channel means it exited, crashed or stopped this process.
+process.on('disconnect', () => process.exit(0));
 
 // The libraries print progress and warnings to the console; they belong in the server's log.
 const levels = { log: 'debug', info: 'debug', debug: 'debug', warn: 'warn', error: 'warn' } as const;
@@ -140,7 +145,7 @@ runtime.catch((err: unknown) => {
 
 // The main thread sends one request at a time; the chain keeps that true even if it did not.
 let queue = Promise.resolve();
-port.on('message', (request: VisionRequest) => {
+process.on('message', (request: VisionRequest) => {
   queue = queue.then(async () => {
     try {
       const rt = await runtime;

@@ -1,22 +1,5 @@
-import type sharpDefault from 'sharp';
 import type { Sharp } from 'sharp';
-
-type SharpModule = typeof sharpDefault;
-let sharpModule: Promise<SharpModule> | undefined;
-
-/**
- * sharp (libvips) loads with the first image, so a server that never handles one does not carry it. One
- * libvips thread and no operation cache: uploads are rare, and memory matters more than speed.
- */
-function loadSharp(): Promise<SharpModule> {
-  sharpModule ??= import('sharp').then((m) => {
-    const sharp = m.default;
-    sharp.cache(false);
-    sharp.concurrency(1);
-    return sharp;
-  });
-  return sharpModule;
-}
+import { loadSharp, type SharpModule } from '../../platform/sharp.js';
 
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
 
