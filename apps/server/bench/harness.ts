@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverPath } from '../src/platform/paths.js';
+import { cpuTicks, statusMb, visionChildren } from './proc.js';
 
 /** A built server in its own process on a fresh data directory, as `npm start` runs it. */
 export interface BenchServer {
@@ -11,6 +12,16 @@ export interface BenchServer {
   pid: number;
   /** Peak resident memory of the server process so far (VmHWM), in MB. */
   peakRssMb(): number;
+  /**
+   * Peak resident memory of the server's vision processes so far (the models run in child processes that come
+   * and go, so they are watched every 250 ms), in MB; 0 when none has run.
+   */
+  visionPeakRssMb(): number;
+  /**
+   * Waits until a vision process has started and then done nothing for 1.5 s (its queue is empty: the jobs
+   * that wanted it are done), at most `timeoutMs`; answers the seconds waited.
+   */
+  visionSettled(timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -59,15 +70,42 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     await new Promise((r) => setTimeout(r, 100));
   }
   const pid = child.pid!;
+  let visionPeak = 0;
+  const watchVision = () => {
+    for (const vision of visionChildren(pid)) visionPeak = Math.max(visionPeak, statusMb(vision) ?? 0);
+  };
+  const watcher = setInterval(watchVision, 250);
   return {
     base,
     pid,
     peakRssMb() {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      return Math.round(kb / 1024);
+      return statusMb(pid) ?? 0;
+    },
+    visionPeakRssMb() {
+      watchVision();
+      return visionPeak;
+    },
+    async visionSettled(timeoutMs = 180_000) {
+      const started = performance.now();
+      const seen = new Map<number, { ticks: number; quietSince: number }>();
+      while (performance.now() - started < timeoutMs) {
+        await new Promise((r) => setTimeout(r, 250));
+        watchVision();
+        const now = performance.now();
+        for (const vision of visionChildren(pid)) {
+          const ticks = cpuTicks(vision);
+          if (ticks === undefined) continue;
+          const last = seen.get(vision);
+          // More than 2 ticks (20 ms) of CPU since the last look is work; anything less is an idle process.
+          if (!last || ticks - last.ticks > 2) seen.set(vision, { ticks, quietSince: now });
+          else if (now - last.quietSince >= 1_500) return (now - started) / 1000;
+        }
+      }
+      return (performance.now() - started) / 1000;
     },
     async stop() {
+      watchVision();
+      clearInterval(watcher);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;

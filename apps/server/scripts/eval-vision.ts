@@ -25,6 +25,7 @@ import {
 } from '../src/modules/ai/recognition.js';
 import { extractFrames } from '../src/modules/media/frames.js';
 import { createLogger } from '../src/platform/logger.js';
+import { statusMb, visionChildren } from '../bench/proc.js';
 
 interface Labels {
   files: Record<string, { kinds: ObjectKind[]; faces: string[]; identity_count?: number }>;
@@ -55,7 +56,7 @@ const log = createLogger('warn');
 const mb = () => Math.round(process.memoryUsage().rss / 1e6);
 let peakRss = mb();
 
-/** Times every call after the first (which starts the worker and loads the models). */
+/** Times every call after the first (which starts the vision process and loads the models). */
 function timer() {
   const latencies: number[] = [];
   let firstMs = 0;
@@ -256,15 +257,22 @@ console.log(
 );
 
 // --------------------------------------------------------------------------------------- speed, memory
-console.log('\nSpeed and memory (2-core machine, WASM backend, one worker):');
+console.log('\nSpeed and memory (2-core machine, WASM backend, one vision process):');
 const line = (what: string, t: ReturnType<typeof timer>) =>
   console.log(
-    `  ${what}: first ${t.first().toFixed(0)} ms (worker start, model load, inference); then p50 ${quantile(t.latencies, 0.5).toFixed(0)} ms, p95 ${quantile(t.latencies, 0.95).toFixed(0)} ms, max ${Math.max(...t.latencies).toFixed(0)} ms over ${t.latencies.length}`,
+    `  ${what}: first ${t.first().toFixed(0)} ms (process start, model load, inference); then p50 ${quantile(t.latencies, 0.5).toFixed(0)} ms, p95 ${quantile(t.latencies, 0.95).toFixed(0)} ms, max ${Math.max(...t.latencies).toFixed(0)} ms over ${t.latencies.length}`,
   );
 line('objects only (images and clip frames)', objectsOnly);
 line('objects + faces in person boxes (images)', withFaces);
 peakRss = Math.max(peakRss, mb());
-console.log(`  process RSS with the models loaded: ${mb()} MB now, ${peakRss} MB at most`);
+console.log(
+  `  this script's RSS (decoding; the models are not in it): ${mb()} MB now, ${peakRss} MB at most`,
+);
+for (const pid of visionChildren(process.pid)) {
+  console.log(
+    `  vision process RSS with the models loaded: ${statusMb(pid, 'VmRSS')} MB now, ${statusMb(pid)} MB at most`,
+  );
+}
 await engine.close();
 
 const person = chosen.person;
