@@ -1,6 +1,7 @@
 import { endpoints } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
+import { sendSerialized } from '../../platform/http/serialized.js';
 import type { CamerasService } from './cameras.service.js';
 import type { UploadCredentialsService } from './upload-credentials.service.js';
 
@@ -13,7 +14,9 @@ export function registerCameraRoutes(
 ): void {
   const { cameras, uploadCredentials, guards } = deps;
 
-  route(app, guards, endpoints.listCameras, async (req) => ok(await cameras.list(callerOf(req).subject)));
+  route(app, guards, endpoints.listCameras, async (req, reply) =>
+    sendSerialized(endpoints.listCameras, reply, await cameras.listJson(callerOf(req).subject)),
+  );
 
   route(app, guards, endpoints.addCamera, async (req) =>
     ok(await cameras.add(callerOf(req).subject, req.body)),

@@ -1,10 +1,12 @@
-import type {
-  Camera,
-  CameraConfigurationStatus,
-  CameraDetail,
-  CameraSettingsPatch,
+import {
+  endpoints,
+  type Camera,
+  type CameraConfigurationStatus,
+  type CameraDetail,
+  type CameraSettingsPatch,
 } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
+import { serializeResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import '../activities/activities.events.js';
@@ -25,10 +27,11 @@ export interface CamerasServiceDeps {
   /** The caller's user id by token subject (remembered on the embedded database, platform/read-cache.ts). */
   userIdOf: (subject: string) => Promise<string | undefined>;
   /**
-   * Each user's active cameras as listed, until something changes them (`cameras.changed`, a new
-   * `activity.created`) or the entry's lifetime ends. Without one, every list is read from the database.
+   * Each user's list response (its JSON bytes), until something changes their cameras (`cameras.changed`,
+   * a new `activity.created`) or the entry's lifetime ends. Without one, every list is read from the
+   * database.
    */
-  lists?: ReadCache<Camera[]>;
+  lists?: ReadCache<Buffer>;
   now?: () => Date;
 }
 
@@ -67,7 +70,7 @@ export function toCamera(row: CameraRow): Camera {
 export function createCamerasService(deps: CamerasServiceDeps) {
   const { repo, secrets, events } = deps;
   const now = deps.now ?? (() => new Date());
-  const lists = deps.lists ?? createReadCache<Camera[]>({ enabled: false, ttlMs: 0 });
+  const lists = deps.lists ?? createReadCache<Buffer>({ enabled: false, ttlMs: 0 });
   // Every write of cameras and properties announces `cameras.changed` after it committed (this service,
   // sites, the upload processing), and a new activity moves its camera's last activity time.
   events.on('cameras.changed', ({ userId }) => lists.invalidate(userId));
@@ -146,12 +149,18 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   }
 
   return {
-    /** The active cameras by name; no query at all while the user's cached list is right. */
-    async list(subject: string): Promise<Camera[]> {
+    /**
+     * The list response of the active cameras by name, as JSON bytes: no query and no serialising at all
+     * while the user's cached list is right.
+     */
+    async listJson(subject: string): Promise<Buffer> {
       const userId = await deps.userIdOf(subject);
       if (!userId) throw userErrors.notFound();
       return lists.get(userId, 'active', async () => ({
-        value: (await repo.listActive(userId)).map(toCamera),
+        value: serializeResponse(endpoints.listCameras, {
+          success: true,
+          data: (await repo.listActive(userId)).map(toCamera),
+        }),
       }));
     },
 

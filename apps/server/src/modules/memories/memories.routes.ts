@@ -1,7 +1,8 @@
 import fastifyMultipart from '@fastify/multipart';
-import { memoriesEndpoints as endpoints, type EndpointResponse } from '@homesitter/contract';
+import { memoriesEndpoints as endpoints } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
+import { sendSerialized } from '../../platform/http/serialized.js';
 import { memoryErrors } from './memories.errors.js';
 import type { MemoriesService } from './memories.service.js';
 
@@ -46,12 +47,9 @@ export async function registerMemoryRoutes(
     limits: { fileSize: deps.maxImageBytes, files: 1, fields: 0, parts: 2 },
   });
 
-  route(app, guards, endpoints.listMemories, async (req, reply) => {
-    const json = await memories.listJson(callerOf(req).subject);
-    // Already serialised (and cached) by the service from the same types; Fastify sends the bytes as they are.
-    void reply.type('application/json; charset=utf-8');
-    return json as unknown as EndpointResponse<typeof endpoints.listMemories>;
-  });
+  route(app, guards, endpoints.listMemories, async (req, reply) =>
+    sendSerialized(endpoints.listMemories, reply, await memories.listJson(callerOf(req).subject)),
+  );
 
   route(app, guards, endpoints.getMemory, async (req) =>
     ok(await memories.get(callerOf(req).subject, req.params.category, req.params.id)),

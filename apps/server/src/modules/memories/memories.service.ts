@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Memories, Memory, MemoryBody, MemoryCategory, MemoryImage } from '@homesitter/contract';
+import {
+  memoriesEndpoints,
+  type Memories,
+  type Memory,
+  type MemoryBody,
+  type MemoryCategory,
+  type MemoryImage,
+} from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
+import { serializeResponse } from '../../platform/http/serialized.js';
 import type { Logger } from '../../platform/logger.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
@@ -136,7 +144,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
         for (const m of [...data.people, ...data.vehicles, ...data.animals, ...data.general])
           if (m.expires_at) nextExpiry = Math.min(nextExpiry, Date.parse(m.expires_at));
         return {
-          value: Buffer.from(JSON.stringify({ success: true, data })),
+          value: serializeResponse(memoriesEndpoints.listMemories, { success: true, data }),
           // Its signed URLs keep most of their lifetime; a short-term memory leaves the list when it expires.
           until: Math.min(at.getTime() + windowMs, nextExpiry),
         };
