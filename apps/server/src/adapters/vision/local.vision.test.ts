@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger.js';
@@ -193,5 +196,34 @@ describe('local vision engine (queue and process lifecycle)', () => {
     expect(started()).toBe(2);
     await e.close();
     await until(() => startedPids().every((pid) => !alive(pid)));
+  });
+
+  it('lets a script that is done exit: an idle process keeps nothing alive, and close() waits for it', async () => {
+    // In a process of its own, since vitest's own handles would keep any event loop alive.
+    const script = `
+      import sharp from 'sharp';
+      import { createLocalVisionEngine } from ${JSON.stringify(new URL('./local.vision.ts', import.meta.url).href)};
+      import { createLogger } from ${JSON.stringify(new URL('../../platform/logger.ts', import.meta.url).href)};
+      const e = createLocalVisionEngine({ log: createLogger('silent'), workerUrl: new URL(${JSON.stringify(fakeWorker.href)}) });
+      const jpeg = await sharp({ create: { width: 40, height: 10, channels: 3, background: '#888' } }).jpeg().toBuffer();
+      const first = await e.analyse(jpeg);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await e.analyse(jpeg);
+      await e.close();
+      console.log('done', first.objects[0].label);
+    `;
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const { stdout, code } = await new Promise<{ stdout: string; code: number | null }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', pathToFileURL(tsx).href, '--input-type=module', '-e', script],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('exit', (exitCode) => resolve({ stdout: out, code: exitCode }));
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^done process-\d+$/m);
   });
 });

@@ -341,6 +341,8 @@ export function createLocalVisionEngine(options: LocalVisionOptions): VisionEngi
       await Promise.all(
         slots.map(async (slot) => {
           const child = slot.child;
+          // An idle process is unref'd; waiting for its exit must keep the event loop alive.
+          child?.ref();
           stop(slot, reason);
           // stop() dropped the listeners and sent the kill; the process is gone once 'exit' comes.
           if (child && child.exitCode === null && child.signalCode === null)
