@@ -13,6 +13,7 @@ declare module './jobs.js' {
     'test.plain': { n: number };
     'test.late-worker': { n: number };
     'test.interrupted': { n: number };
+    'test.idle': { n: number };
   }
 }
 
@@ -111,6 +112,40 @@ describe('jobs', () => {
     await jobs.work('test.late-worker', {}, async (data) => void got.push(data.n));
     await until(() => got.length === 1);
     expect(got).toEqual([5]);
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('an embedded queue between jobs', () => {
+  it('is asked for jobs when some were sent, not again after every finished one', async () => {
+    const database = await createTestDatabase();
+    let fetches = 0;
+    const counted: Database = {
+      ...database,
+      executeSql: (text, values) => {
+        if (/WITH next as/i.test(text)) fetches += 1;
+        return database.executeSql(text, values);
+      },
+    };
+    // No poll during the test: every fetch is one a send or a finished job asked for.
+    const jobs = createJobs({ database: counted, log: createLogger('silent'), pollingIntervalSeconds: 60 });
+    const got: number[] = [];
+    await jobs.work('test.idle', { concurrency: 1 }, async (data) => void got.push(data.n));
+    await jobs.start();
+    try {
+      for (let n = 1; n <= 10; n++) {
+        await jobs.send('test.idle', { n });
+        await until(() => got.length === n);
+      }
+      await jobs.sendMany('test.idle', [{ n: 11 }, { n: 12 }, { n: 13 }]);
+      await until(() => got.length === 13);
+      expect([...got].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+      // One look at start, one per single send, about one per job of the batch (one at a time): before,
+      // each finished job cost a look at an empty queue too.
+      expect(fetches).toBeLessThanOrEqual(1 + 10 + 4);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
   });
 });
 

@@ -99,6 +99,14 @@ interface QueueLoop {
   finished: string[];
   /** Set by a send or a finished job; makes the next wait return at once. */
   woken: boolean;
+  /**
+   * Embedded only (every job is sent by this process): jobs sent and not yet claimed, as far as this process
+   * knows. A finished job frees a slot, but the queue is only asked again when this says there is more (or
+   * the poll is due), so an idle queue does not cost a fetch per finished job.
+   */
+  pending: number;
+  /** The poll interval passed: look whatever `pending` says (retries, delayed and scheduled jobs). */
+  pollDue: boolean;
   wakeUp: (() => void) | undefined;
   stopped: boolean;
   exited: Promise<void>;
@@ -156,9 +164,10 @@ export function createJobs(options: JobsOptions): JobRunner {
   }
 
   /** Makes the queue's worker look for jobs now (it is idle, or looks again right after what it is doing). */
-  function wake(name: string): void {
+  function wake(name: string, sent = 1): void {
     const loop = loops.get(name);
     if (!loop) return;
+    loop.pending += sent;
     loop.woken = true;
     loop.wakeUp?.();
   }
@@ -167,15 +176,19 @@ export function createJobs(options: JobsOptions): JobRunner {
   function pause(loop: QueueLoop, ms: number): Promise<void> {
     if (loop.woken || loop.stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const done = () => {
+      const done = (timedOut: boolean) => {
         clearTimeout(timer);
         loop.wakeUp = undefined;
+        if (timedOut) loop.pollDue = true;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      loop.wakeUp = done;
+      const timer = setTimeout(() => done(true), ms);
+      loop.wakeUp = () => done(false);
     });
   }
+
+  /** Whether asking the queue can find anything: always with PostgreSQL (other instances send too). */
+  const worthFetching = (loop: QueueLoop) => database.kind !== 'pglite' || loop.pending > 0 || loop.pollDue;
 
   async function flushCompleted(loop: QueueLoop): Promise<void> {
     if (loop.finished.length === 0) return;
@@ -211,13 +224,18 @@ export function createJobs(options: JobsOptions): JobRunner {
       try {
         await flushCompleted(loop);
         const free = loop.reg.concurrency - loop.running.size;
-        if (free <= 0) {
+        if (free <= 0 || !worthFetching(loop)) {
           await pause(loop, pollMs);
           loop.woken = false;
           continue;
         }
         loop.woken = false;
+        loop.pollDue = false;
+        const known = loop.pending;
         const jobs = await boss.fetch<unknown>(loop.reg.name, { batchSize: free });
+        // Fewer than asked for: all that was sent before the fetch is claimed. Jobs sent while it ran may have
+        // committed after it, so they still count (at worst one fetch too many).
+        loop.pending = Math.max(0, loop.pending - (jobs.length < free ? known : jobs.length));
         if (loop.stopped) {
           // Claimed while stopping: back to the queue at once.
           if (jobs.length > 0)
@@ -244,6 +262,9 @@ export function createJobs(options: JobsOptions): JobRunner {
       running: new Map(),
       finished: [],
       woken: true,
+      pending: 0,
+      // The first look finds what an earlier run of the app left queued.
+      pollDue: true,
       wakeUp: undefined,
       stopped: false,
       exited: Promise.resolve(),
@@ -334,7 +355,7 @@ export function createJobs(options: JobsOptions): JobRunner {
         await boss.send(name, data as object, { ...pgOptions, db: executor });
         wake(name);
         if (database.kind === 'postgres')
-          for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name), ms).unref();
+          for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, 0), ms).unref();
       } else {
         await ensureQueue(name);
         await boss.send(name, data as object, pgOptions);
@@ -359,12 +380,9 @@ export function createJobs(options: JobsOptions): JobRunner {
         data.map((d) => ({ name, data: d })),
         executor ? { db: executor } : {},
       );
-      for (let i = 0; i < data.length; i++) wake(name);
+      wake(name, data.length);
       if (tx && database.kind === 'postgres')
-        for (const ms of POSTGRES_TX_WAKE_DELAYS_MS)
-          setTimeout(() => {
-            for (let i = 0; i < data.length; i++) wake(name);
-          }, ms).unref();
+        for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, 0), ms).unref();
     },
 
     async work(name, workOptions, handler) {
