@@ -66,8 +66,27 @@ function withStatement(err: unknown, text: string, params: unknown[] | undefined
   return err;
 }
 
+/** Parsers by type id, as parseResults takes them. */
+type Parsers = Parameters<typeof parse.parseResults>[1];
+type OwnParsers = NonNullable<QueryOptions['parsers']>;
+
 export function pipelined(client: PGlite): PipelinedPglite {
   const lock = new Mutex();
+
+  // parseResults copies the engine's parsers (300+ once its array types are loaded) and a statement's own into
+  // a new object on every call: about 150 µs a statement. Drizzle hands the same parsers object to every run
+  // of a statement, so each gets, once, an object that has its own parsers and falls back to the engine's
+  // through the prototype (which stays live: PGlite adds array types to that same object).
+  const chained = new WeakMap<OwnParsers, Parsers>();
+  function parsersFor(own: OwnParsers | undefined): Parsers {
+    if (!own) return client.parsers;
+    let parsers = chained.get(own);
+    if (!parsers) {
+      parsers = Object.assign(Object.create(client.parsers) as Parsers, own);
+      chained.set(own, parsers);
+    }
+    return parsers;
+  }
 
   async function run(message: Uint8Array, text: string, params?: unknown[]) {
     try {
@@ -87,7 +106,8 @@ export function pipelined(client: PGlite): PipelinedPglite {
       serialize.sync(),
     ]);
     const messages = await run(message, text, params);
-    return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+    const rowMode = options?.rowMode ? { rowMode: options.rowMode } : undefined;
+    return parse.parseResults(messages, parsersFor(options?.parsers), rowMode)[0] as Results<T>;
   }
 
   async function exec(text: string): Promise<Results[]> {
