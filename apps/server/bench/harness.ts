@@ -49,6 +49,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     env: {
       // As `npm start` runs it (scripts/start.mjs).
       MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '32768',
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

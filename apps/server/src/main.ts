@@ -1,8 +1,15 @@
+import { setFlagsFromString } from 'node:v8';
 import { createServer } from './app.js';
 import { createDeps } from './bootstrap.js';
 import { startIngestServers, type IngestServers } from './modules/ingest/ingest.servers.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { startIntervalTasks } from './platform/scheduler.js';
+
+// PGlite is a 9 MB WebAssembly module: V8 recompiles its hot functions with TurboFan in the background, by
+// default several at once, and each of PostgreSQL's big functions takes tens of MB of compiler memory that
+// glibc keeps once freed. One at a time lowers the server's peak RSS by about 50 MB at no measurable cost in
+// speed (docs/operations.md, "Memory"). Set before the database compiles its module.
+setFlagsFromString('--wasm-num-compilation-tasks=1');
 
 async function main(): Promise<void> {
   const config = loadConfig();
