@@ -1,14 +1,21 @@
 /**
  * npm run bench:api — load on the API of a built server running on the embedded database.
- * Prints requests/s, latency p50/p99 and the server's peak RSS per scenario.
- * Targets (issue "Foundation", 2 cores): GET /api/users/profile ≥ 2,000 req/s, p99 ≤ 25 ms, RSS ≤ 250 MB.
+ * Prints requests/s, latency p50/p99, the server's CPU time per request and its peak RSS per scenario.
+ * Targets (2 cores): GET /api/users/profile ≥ 2,000 req/s, p99 ≤ 25 ms, RSS ≤ 250 MB; the cameras list
+ * (50 cameras) p99 ≤ 25 ms; the memories list (200 memories, 1,000 photos) p99 ≤ 50 ms; the newest
+ * conversation page (10,000 messages) p99 ≤ 20 ms.
+ * Latency and req/s move with whatever else runs on the machine; the CPU time per request (user + system
+ * time of the server process over the run, divided by its requests) moves much less, so compare that too.
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { seedConversation } from './chat-seed.js';
 import { benchUser, postJson, startBenchServer } from './harness.js';
 import { MEMORIES_USER, twoHundredMemoriesWithAThousandPhotos, uploadPeakRss } from './memories.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux). */
+const TICKS_PER_S = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 interface Scenario {
@@ -71,6 +78,12 @@ const server = await startBenchServer({
   DATA_DIR: conversation.dataDir,
   VERIFICATION_EXEMPT_EMAILS: [CAMERAS_USER, MEMORIES_USER, conversation.email].join(','),
 });
+/** User + system CPU time of the server process so far, in ms (Linux /proc). */
+function serverCpuMs(): number {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+}
+
 try {
   const auth = await benchUser(server.base);
   const engine = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
@@ -84,12 +97,14 @@ try {
       connections: CONNECTIONS,
       duration: 2,
     });
+    const cpuBefore = serverCpuMs();
     const r = await autocannon({
       url: `${server.base}${s.path}`,
       headers,
       connections: CONNECTIONS,
       duration: DURATION_S,
     });
+    const cpuPerRequestUs = ((serverCpuMs() - cpuBefore) * 1000) / Math.max(1, r.requests.total);
     const non2xx = r.non2xx + r.errors;
     console.log(
       [
@@ -97,6 +112,7 @@ try {
         `${Math.round(r.requests.average)} req/s`.padStart(12),
         `p50 ${r.latency.p50} ms`.padStart(12),
         `p99 ${r.latency.p99} ms`.padStart(12),
+        `CPU ${Math.round(cpuPerRequestUs)} µs/req`.padStart(16),
         `peak RSS ${server.peakRssMb()} MB`.padStart(18),
         non2xx ? `  (${non2xx} failed)` : '',
       ].join(' '),
