@@ -274,7 +274,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     urlTtlSeconds: config.MEDIA_URL_TTL,
     photoLimit: config.MEMORY_PHOTO_LIMIT,
     // Exact through invalidation; the entries' own lifetime (signing window, next expiry) is shorter.
-    lists: readCaches.create({ ttlMs: 60 * 60_000 }),
+    lists: readCaches.create({ ttlMs: 60 * 60_000, weigh: (json) => json.length, maxWeight: 32 * 2 ** 20 }),
   });
   // Every face in a people memory's photo becomes an example for recognition, in a durable job.
   const faceEmbeddings = createFaceEmbeddingsService({
@@ -302,7 +302,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     userIdOf: readCaches.userIds.userIdOf,
     // A camera's last activity time moves with every file of a burst, announced once per burst: an
     // entry lives at most the grouping window.
-    lists: readCaches.create({ ttlMs: GROUPING_WINDOW_MS }),
+    lists: readCaches.create({
+      ttlMs: GROUPING_WINDOW_MS,
+      weigh: (json) => json.length,
+      maxWeight: 16 * 2 ** 20,
+    }),
   });
   const uploadCredentials = createUploadCredentialsService({
     repo: camerasRepo,

@@ -155,6 +155,29 @@ describe('read cache', () => {
     await cache.get('u2', 'a', load.fn);
     expect(load.runs).toBe(4);
   });
+
+  it('keeps at most maxWeight in all, dropping the least recently read, and never a value heavier than that', async () => {
+    const cache = createReadCache<string>({
+      enabled: true,
+      ttlMs: 60_000,
+      weigh: (value) => value.length,
+      maxWeight: 10,
+    });
+    const load = (value: string) => async () => ({ value });
+    await cache.get('u1', 'a', load('aaaaaa'));
+    await cache.get('u2', 'a', load('bbbb'));
+    expect(cache.size).toBe(2);
+    await cache.get('u3', 'a', load('cccc')); // 14 in all: u1 goes
+    expect(cache.size).toBe(2);
+    let reloaded = false;
+    await cache.get('u1', 'a', async () => ((reloaded = true), { value: 'aaaaaa' }));
+    expect(reloaded).toBe(true);
+    cache.invalidate('u1');
+    cache.invalidate('u2');
+    cache.invalidate('u3');
+    await cache.get('u4', 'a', load('x'.repeat(11)));
+    expect(cache.size).toBe(0);
+  });
 });
 
 describe('user id index', () => {

@@ -15,7 +15,8 @@
  * - concurrent readers of the same entry share one load (a cold list under load is read once);
  * - a load may say how long its answer stays right (`until`: the next expiry of something it shows, the
  *   end of its signed URLs' window); no entry lives longer than the cache's `ttlMs` either;
- * - at most `maxUsers` users are kept, least recently read first out.
+ * - at most `maxUsers` users are kept, and with `weigh`, at most `maxWeight` (bytes, say) in all; the least
+ *   recently read user goes first.
  */
 import type { EventBus } from './events.js';
 
@@ -35,18 +36,22 @@ export interface ReadCache<V> {
   readonly size: number;
 }
 
-export interface ReadCacheOptions {
+export interface ReadCacheOptions<V = unknown> {
   enabled: boolean;
   /** Longest an entry is served, whatever its load said. */
   ttlMs: number;
   /** Users kept; the least recently read goes first. */
   maxUsers?: number;
+  /** The weight of a value (a response's bytes); with `maxWeight`, what all entries together may weigh. */
+  weigh?: (value: V) => number;
+  maxWeight?: number;
   now?: () => number;
 }
 
 interface Entry<V> {
   value: V;
   until: number;
+  weight: number;
 }
 
 interface Flight<V> {
@@ -55,12 +60,21 @@ interface Flight<V> {
   state: { stale: boolean };
 }
 
-export function createReadCache<V>(options: ReadCacheOptions): ReadCache<V> {
+export function createReadCache<V>(options: ReadCacheOptions<V>): ReadCache<V> {
   const now = options.now ?? Date.now;
   const maxUsers = options.maxUsers ?? 1_000;
+  const maxWeight = options.maxWeight ?? Infinity;
   // Map order is insertion order: a read moves the user to the end, so the first key is the coldest.
   const users = new Map<string, Map<string, Entry<V>>>();
   const flights = new Map<string, Map<string, Flight<V>>>();
+  let weight = 0;
+
+  function drop(userId: string): void {
+    const entries = users.get(userId);
+    if (!entries) return;
+    for (const entry of entries.values()) weight -= entry.weight;
+    users.delete(userId);
+  }
 
   function cached(userId: string, key: string, at: number): Entry<V> | undefined {
     const entries = users.get(userId);
@@ -68,6 +82,7 @@ export function createReadCache<V>(options: ReadCacheOptions): ReadCache<V> {
     if (!entries || !entry) return undefined;
     if (entry.until <= at) {
       entries.delete(key);
+      weight -= entry.weight;
       if (entries.size === 0) users.delete(userId);
       return undefined;
     }
@@ -77,12 +92,14 @@ export function createReadCache<V>(options: ReadCacheOptions): ReadCache<V> {
   }
 
   function store(userId: string, key: string, entry: Entry<V>): void {
+    if (entry.weight > maxWeight) return;
     let entries = users.get(userId);
     if (entries) users.delete(userId);
     else entries = new Map();
+    weight += entry.weight - (entries.get(key)?.weight ?? 0);
     entries.set(key, entry);
     users.set(userId, entries);
-    while (users.size > maxUsers) users.delete(users.keys().next().value as string);
+    while (users.size > maxUsers || weight > maxWeight) drop(users.keys().next().value as string);
   }
 
   async function run(
@@ -93,7 +110,9 @@ export function createReadCache<V>(options: ReadCacheOptions): ReadCache<V> {
   ): Promise<V> {
     const loaded = await load();
     const until = Math.min(loaded.until ?? Infinity, now() + options.ttlMs);
-    if (!state.stale && until > now()) store(userId, key, { value: loaded.value, until });
+    if (!state.stale && until > now()) {
+      store(userId, key, { value: loaded.value, until, weight: options.weigh?.(loaded.value) ?? 0 });
+    }
     return loaded.value;
   }
 
@@ -125,7 +144,7 @@ export function createReadCache<V>(options: ReadCacheOptions): ReadCache<V> {
       return flights.get(userId)?.get(key)?.promise ?? start(userId, key, load);
     },
     invalidate(userId) {
-      users.delete(userId);
+      drop(userId);
       const running = flights.get(userId);
       if (!running) return;
       // Readers that come after the write must not join a load that may have read before it.
@@ -190,7 +209,7 @@ export function createReadCaches(options: {
   return {
     enabled: options.enabled,
     userIds,
-    create<V>(opts: Omit<ReadCacheOptions, 'enabled' | 'now'>): ReadCache<V> {
+    create<V>(opts: Omit<ReadCacheOptions<V>, 'enabled' | 'now'>): ReadCache<V> {
       const cache = createReadCache<V>({
         ...opts,
         enabled: options.enabled,
