@@ -62,13 +62,19 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let i = 0; i < 300; i++) {
+  // Creating the embedded database takes a while on a loaded machine: wait up to 2 minutes, then say so.
+  let ready = false;
+  for (let i = 0; i < 1200 && !ready && child.exitCode === null; i++) {
     try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
+      ready = (await fetch(`${base}/readyz`)).ok;
     } catch {
       // not yet listening
     }
-    await new Promise((r) => setTimeout(r, 100));
+    if (!ready) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`the bench server did not become ready (exit code ${child.exitCode})`);
   }
   const pid = child.pid!;
   let visionPeak = 0;
