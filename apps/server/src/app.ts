@@ -328,6 +328,16 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     orphanAgeSeconds: config.INGEST_ORPHAN_AGE_SECONDS,
     // Embedded only: there this process processes every upload it acknowledges (and hears when it is done).
     backlog: database.kind === 'pglite' ? createBacklogGate({ limit: config.INGEST_MAX_PENDING }) : undefined,
+    // Embedded: committed uploads go straight to processing; their jobs are the fallback (see the service).
+    handOff:
+      database.kind === 'pglite'
+        ? (ids) => {
+            for (const id of ids)
+              uploadProcessor.process(id).catch((err: unknown) => {
+                deps.log.warn({ err, uploadId: id }, 'camera upload not processed yet; its job will retry');
+              });
+          }
+        : undefined,
   });
   const verifyUploadLogin = (username: string, password: string) =>
     uploadCredentials.verifyUploadCredentials(username, password);
@@ -365,7 +375,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     repo: createChatRepository(database.db),
     userIdOf: readCaches.userIds.userIdOf,
     // Attachments get fresh links on every read, so a page only changes with its messages.
-    newestPages: readCaches.create({ ttlMs: 10 * 60_000 }),
+    newestPages: readCaches.create({
+      ttlMs: 10 * 60_000,
+      weigh: (p) => (p.json?.length ?? 0) + Buffer.byteLength(JSON.stringify(p.messages)),
+      maxWeight: 16 * 2 ** 20,
+    }),
     realtime,
     isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) =>
       mediaSigner.check(key, exp, sig),

@@ -4,10 +4,14 @@
  * changed or removed, and the very next read must show it. On PostgreSQL the cache is off and the same
  * tests simply read the database.
  */
+import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, TEST_ADMIN_TOKEN, type TestApp, type TestUser } from '../../../test/app.js';
 import { chatMessages } from '../../platform/db/schema.js';
+import { createReadCache } from '../../platform/read-cache.js';
+import { createChatRepository } from './chat.repository.js';
+import { createChatService, type NewestPage } from './chat.service.js';
 
 /** The suite's PostgreSQL run (test/database.ts): no cache there. */
 const ON_POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
@@ -120,5 +124,54 @@ describe('the cached newest history page', () => {
       headers: who.auth,
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('clips on the cached newest page', () => {
+  /** The chat service on the test app's database, with an enabled cache and a refresher that counts. */
+  async function chatWithRefresher(who: TestUser) {
+    const userId = await userIdOf(who);
+    const refreshes = { count: 0 };
+    const chat = createChatService({
+      repo: createChatRepository(t.database.db),
+      userIdOf: async () => userId,
+      newestPages: createReadCache<NewestPage>({ enabled: true, ttlMs: 60_000 }),
+      realtime: { publish: async () => undefined },
+      isOwnMediaUrl: () => true,
+      // Stands in for ai/attachments.ts: each read signs the clips' links anew.
+      refreshAttachments: async (_userId, messages) => {
+        refreshes.count += 1;
+        return messages.map((m) => ({
+          ...m,
+          videos: m.videos.map((v) => ({
+            ...v,
+            video_url: `https://media.test/clip?read=${refreshes.count}`,
+          })),
+        }));
+      },
+    });
+    const read = async () =>
+      (JSON.parse((await chat.historyJson(who.uid, 1, 10)).toString()) as { data: ChatMessage[] }).data;
+    return { chat, userId, refreshes, read };
+  }
+
+  it('get fresh links on every read, while the messages come from the cache', async () => {
+    const who = await signUp(t);
+    const { chat, userId, read } = await chatWithRefresher(who);
+    await chat.postAgentMessage(userId, {
+      text: 'Someone at the gate.',
+      videos: [{ activity_uuid: randomUUID(), video_url: 'https://media.test/clip?stored' }],
+    });
+    expect((await read())[0]?.videos[0]?.video_url).toBe('https://media.test/clip?read=1');
+    expect((await read())[0]?.videos[0]?.video_url).toBe('https://media.test/clip?read=2');
+  });
+
+  it('are absent from a text-only page, which is kept whole', async () => {
+    const who = await signUp(t);
+    const { chat, userId, refreshes, read } = await chatWithRefresher(who);
+    await chat.postAgentMessage(userId, { text: 'All quiet at home.' });
+    expect((await read()).map((m) => m.text)).toEqual(['All quiet at home.']);
+    expect((await read()).map((m) => m.text)).toEqual(['All quiet at home.']);
+    expect(refreshes.count).toBe(1);
   });
 });

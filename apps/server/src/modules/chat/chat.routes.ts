@@ -1,6 +1,7 @@
 import { endpoints } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
+import { sendSerialized } from '../../platform/http/serialized.js';
 import type { ChatService } from './chat.service.js';
 
 /** Spec §7 "Chat and highlights": history and sending; answers arrive over realtime. */
@@ -10,10 +11,13 @@ export function registerChatRoutes(
 ): void {
   const { chat, guards } = deps;
 
-  route(app, guards, endpoints.getConversationHistory, async (req) => ({
-    success: true as const,
-    ...(await chat.history(callerOf(req).subject, req.query.page, req.query.pageSize)),
-  }));
+  route(app, guards, endpoints.getConversationHistory, async (req, reply) =>
+    sendSerialized(
+      endpoints.getConversationHistory,
+      reply,
+      await chat.historyJson(callerOf(req).subject, req.query.page, req.query.pageSize),
+    ),
+  );
 
   route(app, guards, endpoints.sendMessage, async (req) => ({
     success: true as const,

@@ -1,5 +1,6 @@
-import type { ChatMessage, Pagination, ReplyToMessage, VideoAttachment } from '@homesitter/contract';
+import { endpoints, type ChatMessage, type ReplyToMessage, type VideoAttachment } from '@homesitter/contract';
 import type { Db } from '../../platform/db/client.js';
+import { serializeResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { RealtimeService } from '../realtime/realtime.service.js';
 import { userErrors } from '../users/users.errors.js';
@@ -7,10 +8,16 @@ import { chatErrors } from './chat.errors.js';
 import type { MediaUrlCheck } from './chat.media.js';
 import type { ChatMessageRow, ChatRepository } from './chat.repository.js';
 
-/** The newest page as stored: messages newest first, and whether older ones exist. */
-export interface NewestPage {
+/** A page of the history as stored: its messages in ascending time order, and whether older ones exist. */
+export interface StoredPage {
   messages: ChatMessage[];
   hasMore: boolean;
+}
+
+/** The newest page as kept by the cache. */
+export interface NewestPage extends StoredPage {
+  /** The whole response, when no message on the page has a clip (clips get fresh links on every read). */
+  json?: Buffer;
 }
 
 export interface ChatServiceDeps {
@@ -99,9 +106,28 @@ export function createChatService(deps: ChatServiceDeps) {
     }
   }
 
-  async function newestPage(userId: string, page: number, pageSize: number): Promise<NewestPage> {
+  async function readPage(userId: string, page: number, pageSize: number): Promise<StoredPage> {
     const { rows, hasMore } = await repo.pageNewestFirst(userId, page, pageSize);
-    return { messages: rows.map(toChatMessage), hasMore };
+    return { messages: rows.reverse().map(toChatMessage), hasMore };
+  }
+
+  /** The response for a page: its clips with fresh links, serialised. */
+  async function respond(userId: string, stored: StoredPage, page: number, pageSize: number) {
+    const { refreshAttachments } = deps;
+    const data = refreshAttachments ? await refreshAttachments(userId, stored.messages) : stored.messages;
+    return serializeResponse(endpoints.getConversationHistory, {
+      success: true,
+      data,
+      pagination: { page, pageSize, hasMore: stored.hasMore },
+    });
+  }
+
+  /** Page 1 for the cache: whole, unless a clip on it needs fresh links on each read (ai/attachments.ts). */
+  async function newestPage(userId: string, pageSize: number): Promise<NewestPage> {
+    const stored = await readPage(userId, 1, pageSize);
+    const clips = stored.messages.some((m) => m.videos.some((v) => v.activity_uuid));
+    if (clips && deps.refreshAttachments) return stored;
+    return { ...stored, json: await respond(userId, stored, 1, pageSize) };
   }
 
   /** The quoted message, from the database when it is the user's; a reply to nothing of theirs is refused. */
@@ -143,25 +169,18 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   return {
-    /** Page 1 is the newest messages; every page is in ascending time order. */
-    async history(
-      subject: string,
-      page: number,
-      pageSize: number,
-    ): Promise<{ data: ChatMessage[]; pagination: Pagination }> {
+    /**
+     * A page of the history as its response's JSON bytes. Page 1 is the newest messages; every page is in
+     * ascending time order.
+     */
+    async historyJson(subject: string, page: number, pageSize: number): Promise<Buffer> {
       const userId = await userIdOf(subject);
+      if (page !== 1) return respond(userId, await readPage(userId, page, pageSize), page, pageSize);
       // Page 1 is what the chat screen opens with, again and again: kept until the next message.
-      const { messages: newestFirst, hasMore } =
-        page === 1
-          ? await newestPages.get(userId, String(pageSize), async () => ({
-              value: await newestPage(userId, 1, pageSize),
-            }))
-          : await newestPage(userId, page, pageSize);
-      const messages = newestFirst.toReversed();
-      return {
-        data: deps.refreshAttachments ? await deps.refreshAttachments(userId, messages) : messages,
-        pagination: { page, pageSize, hasMore },
-      };
+      const newest = await newestPages.get(userId, String(pageSize), async () => ({
+        value: await newestPage(userId, pageSize),
+      }));
+      return newest.json ?? respond(userId, newest, page, pageSize);
     },
 
     /**
