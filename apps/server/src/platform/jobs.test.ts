@@ -14,6 +14,7 @@ declare module './jobs.js' {
     'test.late-worker': { n: number };
     'test.interrupted': { n: number };
     'test.idle': { n: number };
+    'test.fallback': { n: number };
   }
 }
 
@@ -142,6 +143,32 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('an embedded queue betwe
       // One look at start, one per single send, about one per job of the batch (one at a time): before,
       // each finished job cost a look at an empty queue too.
       expect(fetches).toBeLessThanOrEqual(1 + 10 + 4);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
+  });
+});
+
+describe('jobs that are only a fallback', () => {
+  it('are left for the poll when sent without waking the workers, and then claimed many at once', async () => {
+    const database = await createTestDatabase();
+    const jobs = createJobs({ database, log: createLogger('silent'), pollingIntervalSeconds: 1.5 });
+    const got: number[] = [];
+    await jobs.work('test.fallback', { concurrency: 2 }, async (data) => void got.push(data.n));
+    await jobs.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const sentAt = Date.now();
+      await jobs.sendMany('test.fallback', [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }], {
+        wake: false,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(got).toEqual([]);
+      // Found by the poll; a full claim (2 of 5) looks again as slots free, without waiting for more polls.
+      await until(() => got.length === 5);
+      expect(Date.now() - sentAt).toBeLessThan(3_000);
+      expect([...got].sort()).toEqual([1, 2, 3, 4, 5]);
     } finally {
       await jobs.stop();
       await database.close();

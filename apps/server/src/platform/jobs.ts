@@ -28,11 +28,22 @@ export interface SendOptions {
   retryLimit?: number;
 }
 
+export interface SendManyOptions {
+  /** A Drizzle transaction (or the Db): the jobs commit, or roll back, with it. */
+  tx?: Db;
+  /**
+   * False when the sender hands the work to its handler in memory itself and the jobs are only the durable
+   * fallback (run after a crash, or when the in-memory run failed): the workers do not look for them at once
+   * but find them at their next poll, many per fetch.
+   */
+  wake?: boolean;
+}
+
 export interface Jobs {
   /** Enqueue. With `tx` (a Drizzle transaction or the Db) the job is inserted through it, so it commits with the row. */
   send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendOptions): Promise<void>;
   /** Enqueue several jobs of one queue in one statement (e.g. uploads committed together), like `send`. */
-  sendMany<N extends JobName>(name: N, data: JobPayloads[N][], options?: { tx?: Db }): Promise<void>;
+  sendMany<N extends JobName>(name: N, data: JobPayloads[N][], options?: SendManyOptions): Promise<void>;
   /** Handle jobs of one queue, `concurrency` at a time; a thrown error retries with backoff. */
   work<N extends JobName>(
     name: N,
@@ -236,6 +247,9 @@ export function createJobs(options: JobsOptions): JobRunner {
         // Fewer than asked for: all that was sent before the fetch is claimed. Jobs sent while it ran may have
         // committed after it, so they still count (at worst one fetch too many).
         loop.pending = Math.max(0, loop.pending - (jobs.length < free ? known : jobs.length));
+        // A full claim of more than this process knew of (a poll's find): more may be waiting, so look again
+        // as slots free up.
+        if (jobs.length === free && jobs.length > known) loop.pollDue = true;
         if (loop.stopped) {
           // Claimed while stopping: back to the queue at once.
           if (jobs.length > 0)
@@ -366,7 +380,7 @@ export function createJobs(options: JobsOptions): JobRunner {
     async sendMany(name, data, sendOptions = {}) {
       if (data.length === 0) return;
       await whenStarted();
-      const { tx } = sendOptions;
+      const { tx, wake: wakeWorkers = true } = sendOptions;
       const executor = tx ? executorFor(tx) : undefined;
       if (!knownQueues.has(name)) {
         if (executor)
@@ -380,6 +394,7 @@ export function createJobs(options: JobsOptions): JobRunner {
         data.map((d) => ({ name, data: d })),
         executor ? { db: executor } : {},
       );
+      if (!wakeWorkers) return;
       wake(name, data.length);
       if (tx && database.kind === 'postgres')
         for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, 0), ms).unref();

@@ -12,7 +12,7 @@ import { createBacklogGate, type BacklogGate } from './ingest.backlog.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import { createIngestRepository } from './ingest.repository.js';
 import { createIngestService } from './ingest.service.js';
-import { smallJpeg, uploadsOf, userIdOf, userWithLogin } from './ingest.test-support.js';
+import { hasProcessJob, smallJpeg, uploadsOf, userIdOf, userWithLogin } from './ingest.test-support.js';
 
 describe('camera names of uploads', () => {
   it('trims, collapses whitespace, drops control characters and bounds the length', () => {
@@ -51,7 +51,12 @@ describe('ingest service', () => {
   }, 60_000);
   afterAll(async () => t.close());
 
-  const service = (jobs: Jobs, orphanAgeSeconds = 300, backlog?: BacklogGate) =>
+  const service = (
+    jobs: Jobs,
+    orphanAgeSeconds = 300,
+    backlog?: BacklogGate,
+    handOff?: (ids: string[]) => void,
+  ) =>
     createIngestService({
       repo: createIngestRepository(t.database.db),
       database: t.database,
@@ -62,6 +67,7 @@ describe('ingest service', () => {
       maxBytes: 1024 * 1024,
       orphanAgeSeconds,
       ...(backlog && { backlog }),
+      ...(handOff && { handOff }),
     });
 
   it('removes what it stored when the commit fails, and leaves no row', async () => {
@@ -147,6 +153,20 @@ describe('ingest service', () => {
     ingest.uploadSettled(first.uploadId);
     await second;
     expect(await rows()).toEqual(['b0.jpg', 'b1.jpg']);
+  });
+
+  it('hands committed uploads to processing in memory, their jobs committed as the fallback', async () => {
+    const handed: string[][] = [];
+    const ingest = service(t.app.jobs, 300, undefined, (ids) => void handed.push(ids));
+    const accepted = await ingest.acceptUpload({
+      userId,
+      cameraName: 'Handed',
+      source: 'http',
+      originalName: 'h.jpg',
+      file: Readable.from([await smallJpeg()]),
+    });
+    expect(handed).toEqual([[accepted.uploadId]]);
+    expect(await hasProcessJob(t, accepted.uploadId)).toBe(true);
   });
 
   it('refuses an oversized stream while it arrives', async () => {
