@@ -1,7 +1,7 @@
 /**
  * The models of the vision worker on ONE copy of TensorFlow.js (tfjs-core 4.22 + the WASM backend), shared by
  * human (CenterNet objects) and face-api (SSD MobileNet v1 faces, 68 landmarks, 128-D ResNet descriptors).
- * Runs inside the worker thread only (`vision.worker.ts`).
+ * Runs inside the vision process only (`vision.worker.ts`).
  *
  * Why one copy, and how. Both libraries ship builds that bundle their own tfjs. Two copies in one thread share
  * tfjs' engine and kernel registry (tfjs keeps them on `globalThis`), but each registers the WASM backend and

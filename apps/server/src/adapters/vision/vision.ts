@@ -1,7 +1,7 @@
 /**
  * The vision port (DESIGN.md "vision"): what is in a camera image, and the faces in a memory photo. One
  * implementation per file beside this one: `local.vision.ts` (models on the TensorFlow WASM backend in a
- * worker thread) and `disabled.vision.ts` (`VISION_ENABLED=false`: sees nothing).
+ * child process of the server) and `disabled.vision.ts` (`VISION_ENABLED=false`: sees nothing).
  *
  * Coordinates are pixels of the image as given (after its EXIF orientation), `[x, y, width, height]` from the
  * top-left corner, whatever size the engine worked at internally.

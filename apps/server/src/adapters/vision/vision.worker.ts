@@ -143,7 +143,7 @@ runtime.catch((err: unknown) => {
   post({ type: 'fatal', error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 });
 
-// The main thread sends one request at a time; the chain keeps that true even if it did not.
+// The server sends one request at a time; the chain keeps that true even if it did not.
 let queue = Promise.resolve();
 process.on('message', (request: VisionRequest) => {
   queue = queue.then(async () => {
