@@ -274,7 +274,11 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     urlTtlSeconds: config.MEDIA_URL_TTL,
     photoLimit: config.MEMORY_PHOTO_LIMIT,
     // Exact through invalidation; the entries' own lifetime (signing window, next expiry) is shorter.
-    lists: readCaches.create({ ttlMs: 60 * 60_000, weigh: (json) => json.length, maxWeight: 32 * 2 ** 20 }),
+    lists: readCaches.create({
+      ttlMs: 60 * 60_000,
+      weigh: (json) => json.byteLength,
+      maxWeight: 32 * 2 ** 20,
+    }),
   });
   // Every face in a people memory's photo becomes an example for recognition, in a durable job.
   const faceEmbeddings = createFaceEmbeddingsService({
@@ -304,7 +308,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     // entry lives at most the grouping window.
     lists: readCaches.create({
       ttlMs: GROUPING_WINDOW_MS,
-      weigh: (json) => json.length,
+      weigh: (json) => json.byteLength,
       maxWeight: 16 * 2 ** 20,
     }),
   });
@@ -377,7 +381,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     // Attachments get fresh links on every read, so a page only changes with its messages.
     newestPages: readCaches.create({
       ttlMs: 10 * 60_000,
-      weigh: (p) => (p.json?.length ?? 0) + Buffer.byteLength(JSON.stringify(p.messages)),
+      weigh: (p) => (p.json?.byteLength ?? 0) + Buffer.byteLength(JSON.stringify(p.messages)),
       maxWeight: 16 * 2 ** 20,
     }),
     realtime,

@@ -15,7 +15,7 @@ export function registerCameraRoutes(
   const { cameras, uploadCredentials, guards } = deps;
 
   route(app, guards, endpoints.listCameras, async (req, reply) =>
-    sendSerialized(endpoints.listCameras, reply, await cameras.listJson(callerOf(req).subject)),
+    sendSerialized(endpoints.listCameras, req, reply, await cameras.listJson(callerOf(req).subject)),
   );
 
   route(app, guards, endpoints.addCamera, async (req) =>

@@ -6,7 +6,7 @@ import {
   type CameraSettingsPatch,
 } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
-import { serializeResponse } from '../../platform/http/serialized.js';
+import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import '../activities/activities.events.js';
@@ -31,7 +31,7 @@ export interface CamerasServiceDeps {
    * a new `activity.created`) or the entry's lifetime ends. Without one, every list is read from the
    * database.
    */
-  lists?: ReadCache<Buffer>;
+  lists?: ReadCache<SerializedResponse>;
   now?: () => Date;
 }
 
@@ -70,7 +70,7 @@ export function toCamera(row: CameraRow): Camera {
 export function createCamerasService(deps: CamerasServiceDeps) {
   const { repo, secrets, events } = deps;
   const now = deps.now ?? (() => new Date());
-  const lists = deps.lists ?? createReadCache<Buffer>({ enabled: false, ttlMs: 0 });
+  const lists = deps.lists ?? createReadCache<SerializedResponse>({ enabled: false, ttlMs: 0 });
   // Every write of cameras and properties announces `cameras.changed` after it committed (this service,
   // sites, the upload processing), and a new activity moves its camera's last activity time.
   events.on('cameras.changed', ({ userId }) => lists.invalidate(userId));
@@ -153,7 +153,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
      * The list response of the active cameras by name, as JSON bytes: no query and no serialising at all
      * while the user's cached list is right.
      */
-    async listJson(subject: string): Promise<Buffer> {
+    async listJson(subject: string): Promise<SerializedResponse> {
       const userId = await deps.userIdOf(subject);
       if (!userId) throw userErrors.notFound();
       return lists.get(userId, 'active', async () => ({

@@ -151,7 +151,7 @@ describe('clips on the cached newest page', () => {
       },
     });
     const read = async () =>
-      (JSON.parse((await chat.historyJson(who.uid, 1, 10)).toString()) as { data: ChatMessage[] }).data;
+      (JSON.parse((await chat.historyJson(who.uid, 1, 10)).json.toString()) as { data: ChatMessage[] }).data;
     return { chat, userId, refreshes, read };
   }
 

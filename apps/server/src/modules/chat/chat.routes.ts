@@ -14,6 +14,7 @@ export function registerChatRoutes(
   route(app, guards, endpoints.getConversationHistory, async (req, reply) =>
     sendSerialized(
       endpoints.getConversationHistory,
+      req,
       reply,
       await chat.historyJson(callerOf(req).subject, req.query.page, req.query.pageSize),
     ),

@@ -1,6 +1,6 @@
 import { endpoints, type ChatMessage, type ReplyToMessage, type VideoAttachment } from '@homesitter/contract';
 import type { Db } from '../../platform/db/client.js';
-import { serializeResponse } from '../../platform/http/serialized.js';
+import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { RealtimeService } from '../realtime/realtime.service.js';
 import { userErrors } from '../users/users.errors.js';
@@ -17,7 +17,7 @@ export interface StoredPage {
 /** The newest page as kept by the cache. */
 export interface NewestPage extends StoredPage {
   /** The whole response, when no message on the page has a clip (clips get fresh links on every read). */
-  json?: Buffer;
+  json?: SerializedResponse;
 }
 
 export interface ChatServiceDeps {
@@ -173,7 +173,7 @@ export function createChatService(deps: ChatServiceDeps) {
      * A page of the history as its response's JSON bytes. Page 1 is the newest messages; every page is in
      * ascending time order.
      */
-    async historyJson(subject: string, page: number, pageSize: number): Promise<Buffer> {
+    async historyJson(subject: string, page: number, pageSize: number): Promise<SerializedResponse> {
       const userId = await userIdOf(subject);
       if (page !== 1) return respond(userId, await readPage(userId, page, pageSize), page, pageSize);
       // Page 1 is what the chat screen opens with, again and again: kept until the next message.

@@ -4,6 +4,7 @@
  * next read to show it. On PostgreSQL the cache is off and the same tests simply read the database.
  */
 import { join } from 'node:path';
+import type { SerializedResponse } from '../../platform/http/serialized.js';
 import type { Memories } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, TEST_MEDIA_SECRET, type TestUser } from '../../../test/app.js';
@@ -161,7 +162,7 @@ describe('a cached memories list’s lifetime', () => {
     return { service, reads };
   }
 
-  const peopleIn = (json: Buffer) =>
+  const peopleIn = ({ json }: SerializedResponse) =>
     (JSON.parse(json.toString()) as { data: Memories }).data.people.map((p) => p.name);
 
   it('ends when the next short-term memory in it expires', async () => {

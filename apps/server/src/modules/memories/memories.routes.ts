@@ -48,7 +48,7 @@ export async function registerMemoryRoutes(
   });
 
   route(app, guards, endpoints.listMemories, async (req, reply) =>
-    sendSerialized(endpoints.listMemories, reply, await memories.listJson(callerOf(req).subject)),
+    sendSerialized(endpoints.listMemories, req, reply, await memories.listJson(callerOf(req).subject)),
   );
 
   route(app, guards, endpoints.getMemory, async (req) =>

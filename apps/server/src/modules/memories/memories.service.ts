@@ -9,7 +9,7 @@ import {
 } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
-import { serializeResponse } from '../../platform/http/serialized.js';
+import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import type { Logger } from '../../platform/logger.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import { processImage, sniffImageType, UnreadableImageError } from '../media/images.js';
@@ -41,7 +41,7 @@ export interface MemoriesServiceDeps {
    * property links (it is their only writer), the next memory in it expires, or its signed URLs' window
    * ends. Without one, every list is read and rendered again.
    */
-  lists?: ReadCache<Buffer>;
+  lists?: ReadCache<SerializedResponse>;
   now?: () => Date;
 }
 
@@ -56,7 +56,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
     return owner;
   }
 
-  const lists = deps.lists ?? createReadCache<Buffer>({ enabled: false, ttlMs: 0 });
+  const lists = deps.lists ?? createReadCache<SerializedResponse>({ enabled: false, ttlMs: 0 });
 
   /** Runs a write of the user's memories; their cached list goes once it is done (or failed midway). */
   async function writing<T>(userId: string, write: () => Promise<T>): Promise<T> {
@@ -135,7 +135,7 @@ export function createMemoriesService(deps: MemoriesServiceDeps) {
      * right. The profile is read on every call: its time zone and amnesia switch are part of the answer,
      * and the users module changes them.
      */
-    async listJson(subject: string): Promise<Buffer> {
+    async listJson(subject: string): Promise<SerializedResponse> {
       const owner = await requireOwner(subject);
       return lists.get(owner.id, `${owner.timezone}|${owner.isAmnesiaModeEnabled}`, async () => {
         const at = now();
