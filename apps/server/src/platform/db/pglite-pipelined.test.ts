@@ -121,3 +121,60 @@ describe('the pipelined PGlite client', () => {
     expect(results.map((r) => r.rows)).toEqual([[{ one: 1 }], [{ two: 'two' }]]);
   });
 });
+
+describe('prepared statements', () => {
+  it('prepares a statement once, binds it afterwards, and keeps its rows described', async () => {
+    const db = new PGlite();
+    const c = pipelined(db, { maxPrepared: 2 });
+    await c.exec('create table pets (name text primary key, legs int not null, born timestamptz)');
+    const born = new Date('2020-05-01T00:00:00.000Z');
+    for (const [name, legs] of [
+      ['Rex', 4],
+      ['Polly', 2],
+    ] as const)
+      await c.query('insert into pets (name, legs, born) values ($1, $2, $3)', [name, legs, born]);
+    for (let i = 0; i < 3; i += 1) {
+      const { rows } = await c.query('select name, legs, born from pets where legs = $1', [4]);
+      expect(rows).toEqual([{ name: 'Rex', legs: 4, born }]);
+    }
+    const named = await db.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements');
+    expect(named.rows[0]?.n).toBe(2);
+
+    // A third statement closes the least recently run one (in the next exchange).
+    await c.query('select count(*)::int as n from pets', []);
+    await c.query('select name from pets where legs = $1', [2]);
+    await c.query('select name from pets where legs = $1', [4]);
+    const left = await db.query<{ statement: string }>('select statement from pg_prepared_statements');
+    expect(left.rows.map((r) => r.statement).sort()).toEqual([
+      'select count(*)::int as n from pets',
+      'select name from pets where legs = $1',
+    ]);
+    await c.close();
+  });
+
+  it('closes a statement whose first run failed, and prepares it again when it works', async () => {
+    const db = new PGlite();
+    const c = pipelined(db);
+    await c.exec('create table kv (k text primary key)');
+    await c.query('insert into kv values ($1)', ['a']);
+    const insert = 'insert into kv values ($1) returning k';
+    await expect(c.query(insert, ['a'])).rejects.toMatchObject({ code: '23505' });
+    await c.query('select 1', []);
+    const { rows } = await c.query(insert, ['b']);
+    expect(rows).toEqual([{ k: 'b' }]);
+    const statements = await db.query<{ statement: string }>('select statement from pg_prepared_statements');
+    expect(statements.rows.filter((r) => r.statement === insert)).toHaveLength(1);
+    await c.close();
+  });
+
+  it('prepares a statement again when its table changed shape', async () => {
+    const db = new PGlite();
+    const c = pipelined(db);
+    await c.exec('create table t (a int); insert into t values (1)');
+    expect((await c.query('select * from t', [])).rows).toEqual([{ a: 1 }]);
+    await c.exec('alter table t add column b text');
+    await c.query('select * from t', []).catch(() => undefined);
+    expect((await c.query('select * from t', [])).rows).toEqual([{ a: 1, b: null }]);
+    await c.close();
+  });
+});

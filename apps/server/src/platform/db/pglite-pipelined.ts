@@ -15,6 +15,7 @@ import {
   parse,
   protocol,
   TransactionAbortedError,
+  type messages,
   type PGlite,
   type QueryOptions,
   type Results,
@@ -66,11 +67,25 @@ function withStatement(err: unknown, text: string, params: unknown[] | undefined
   return err;
 }
 
+/** Prepared statements kept per database; each costs the engine a little memory. */
+const MAX_PREPARED = 500;
+/**
+ * Errors after which a prepared statement is prepared again next time: "prepared statement does not exist",
+ * and "cached plan must not change result type" (its table changed shape).
+ */
+const FORGET_ON = new Set(['26000', '0A000']);
+
+interface Prepared {
+  name: string;
+  /** The statement's row description; `null` when it answers no rows, unset until its first run. */
+  rows?: messages.BackendMessage | null;
+}
+
 /** Parsers by type id, as parseResults takes them. */
 type Parsers = Parameters<typeof parse.parseResults>[1];
 type OwnParsers = NonNullable<QueryOptions['parsers']>;
 
-export function pipelined(client: PGlite): PipelinedPglite {
+export function pipelined(client: PGlite, { maxPrepared = MAX_PREPARED } = {}): PipelinedPglite {
   const lock = new Mutex();
 
   // parseResults copies the engine's parsers (300+ once its array types are loaded) and a statement's own into
@@ -97,17 +112,62 @@ export function pipelined(client: PGlite): PipelinedPglite {
     }
   }
 
+  // Statements are prepared once under a name and afterwards only bound and executed: that skips parsing and
+  // analysing the SQL and describing its rows on every run (a one-row lookup: ~360 → ~130 µs). The row
+  // description of the first run is kept and put in front of later runs' rows. At most MAX_PREPARED are kept;
+  // the least recently run is closed, in the next exchange outside a transaction.
+  const prepared = new Map<string, Prepared>();
+  const toClose: string[] = [];
+  let statementCount = 0;
+  let inTransaction = false;
+
   async function query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    const message = concat([
-      serialize.parse({ text }),
-      serialize.bind({ values: params.map(toParameter) }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]);
-    const messages = await run(message, text, params);
+    const parts: Uint8Array[] = [];
+    if (!inTransaction)
+      for (const name of toClose.splice(0)) parts.push(serialize.close({ type: 'S', name }));
+    let statement = prepared.get(text);
+    const isNew = !statement;
+    if (statement) {
+      prepared.delete(text);
+      prepared.set(text, statement);
+    } else {
+      statement = { name: `hs${(statementCount += 1)}` };
+      parts.push(serialize.parse({ name: statement.name, text }));
+    }
+    parts.push(serialize.bind({ statement: statement.name, values: params.map(toParameter) }));
+    if (statement.rows === undefined) parts.push(serialize.describe({ type: 'P' }));
+    parts.push(serialize.execute({}), serialize.sync());
+
+    let answer: messages.BackendMessage[];
+    try {
+      answer = await run(concat(parts), text, params);
+    } catch (err) {
+      // The statement may have been prepared before its bind or run failed: close it (closing one that does
+      // not exist is no error). One the engine no longer knows is prepared again next time.
+      if (isNew) toClose.push(statement.name);
+      else if (FORGET_ON.has((err as { code?: string }).code ?? '')) {
+        prepared.delete(text);
+        toClose.push(statement.name);
+      }
+      throw err;
+    }
+    if (isNew) {
+      prepared.set(text, statement);
+      if (prepared.size > maxPrepared) {
+        const [oldest] = prepared;
+        if (oldest) {
+          prepared.delete(oldest[0]);
+          toClose.push(oldest[1].name);
+        }
+      }
+    }
+    if (statement.rows === undefined) {
+      statement.rows = answer.find((m) => m.name === 'rowDescription') ?? null;
+    } else if (statement.rows) {
+      answer.unshift(statement.rows);
+    }
     const rowMode = options?.rowMode ? { rowMode: options.rowMode } : undefined;
-    return parse.parseResults(messages, parsersFor(options?.parsers), rowMode)[0] as Results<T>;
+    return parse.parseResults(answer, parsersFor(options?.parsers), rowMode)[0] as Results<T>;
   }
 
   async function exec(text: string): Promise<Results[]> {
@@ -131,6 +191,7 @@ export function pipelined(client: PGlite): PipelinedPglite {
       await ready;
       return lock.runExclusive(async () => {
         await exec('BEGIN');
+        inTransaction = true;
         let closed = false;
         const open = () => {
           if (closed) throw new Error('Transaction is closed');
@@ -164,6 +225,8 @@ export function pipelined(client: PGlite): PipelinedPglite {
             await exec('ROLLBACK');
           }
           throw err;
+        } finally {
+          inTransaction = false;
         }
       });
     },
