@@ -166,7 +166,9 @@ async function decodeAndEncode(buf: Buffer, kind: ImageKind): Promise<ProcessedI
     const { data: full, info } = await base
       .clone()
       .resize({ width: MAX_EDGE, height: MAX_EDGE, fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 85, mozjpeg: true })
+      // Plain libjpeg, not mozjpeg: on a 4 MB, 2,000-px photo mozjpeg's trellis quantisation and progressive
+      // scans took ~9 s of CPU and ~10 MB more memory for a file ~14% smaller; libjpeg takes ~0.6 s.
+      .jpeg({ quality: 85 })
       .toBuffer({ resolveWithObject: true });
     const thumb = await sharp(full)
       .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside', withoutEnlargement: true })
