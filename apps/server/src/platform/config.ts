@@ -318,8 +318,8 @@ export const settings = {
   ),
   VISION_IDLE_SECONDS: setting(
     z.coerce.number().int().min(0),
-    '300',
-    'Seconds a vision process may sit without work before it is stopped to free its memory (the next image starts it again, 2–4 s); 0 keeps it',
+    '3600',
+    'Seconds a vision process may sit without work before it is stopped to free its memory (the next image starts it again, 2–4 s, and waits for that); an hour keeps alerts prompt through a day of sporadic events; 0 keeps it',
   ),
   AI_CONCURRENCY: setting(
     z.coerce.number().int().min(1).max(16),
