@@ -13,7 +13,7 @@ function appServing(count: number) {
   const body = serializeResponse(listEndpoint, {
     success: true,
     data: Array.from({ length: count }, (_, i) => `item ${i}`),
-  } as never);
+  });
   const app = Fastify();
   app.get('/list', (req, reply) => sendSerialized(listEndpoint, req, reply, body));
   return { app, body };
