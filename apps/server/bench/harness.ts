@@ -44,24 +44,29 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   // BENCH_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS
   // refuses those).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
-    cwd: serverPath(),
-    env: {
-      // As `npm start` runs it (scripts/start.mjs).
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '32768',
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      FTP_PORT: String(ftpPort),
-      INGEST_SMTP_PORT: String(smtpPort),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'hs-bench-')),
-      LOG_LEVEL: 'warn',
-      ...env,
+  // `--max-semi-space-size=4` as `npm start` runs it (scripts/start.mjs).
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--max-semi-space-size=4', ...nodeArgs, 'dist/main.js'],
+    {
+      cwd: serverPath(),
+      env: {
+        // As `npm start` runs it (scripts/start.mjs).
+        MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '32768',
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: base,
+        FTP_PORT: String(ftpPort),
+        INGEST_SMTP_PORT: String(smtpPort),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'hs-bench-')),
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   // Creating the embedded database takes a while on a loaded machine: wait up to 2 minutes, then say so.
   let ready = false;
   for (let i = 0; i < 1200 && !ready && child.exitCode === null; i++) {
