@@ -23,8 +23,9 @@ if (!process.send) throw new Error('vision.worker.ts runs as a child process (ch
 const send = process.send.bind(process);
 const settings = JSON.parse(process.argv[2] ?? '') as WorkerSettings;
 const post = (reply: VisionReply) => {
-  // The channel is gone when the server stopped or let this process go: there is nobody left to tell.
-  if (process.connected) send(reply);
+  // The channel is gone when the server stopped or let this process go: there is nobody left to tell. It
+  // can also close while a reply is being written (EPIPE): that is the same news, not a crash.
+  if (process.connected) send(reply, undefined, undefined, (err) => err && process.exit(0));
 };
 // Never outlive the server: a closed channel means it exited, crashed or stopped this process.
 process.on('disconnect', () => process.exit(0));
