@@ -151,6 +151,8 @@ export interface AppDeps {
   vision?: VisionEngine;
   /** Whether each user message gets the home sitter's answer (default); tests of the chat's own mechanics turn it off. */
   chatAnswers?: boolean;
+  /** Whether new activities get the AI's analysis (default); tests of what processing itself stores turn it off. */
+  analysis?: boolean;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -509,7 +511,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   });
   const corrections = createCorrectionsService({ repo: aiRepo, faceExamples: faceEmbeddings, alerts });
   await registerAiWorkers(jobs, {
-    analysis,
+    analysis: deps.analysis === false ? undefined : analysis,
     richer:
       llm &&
       createRicherDescriptions({

@@ -32,6 +32,8 @@ export interface TestAppOptions {
   vision?: VisionEngine;
   /** false: user messages get no answer from the home sitter (tests of the chat's own mechanics). */
   chatAnswers?: boolean;
+  /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
+  analysis?: boolean;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -53,6 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
     vision: options.vision,
     ...(options.chatAnswers === false ? { chatAnswers: false } : {}),
+    ...(options.analysis === false ? { analysis: false } : {}),
   };
   const app = await createServer(deps);
   await app.ready();

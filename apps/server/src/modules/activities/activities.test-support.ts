@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { createTestApp, TEST_MEDIA_SECRET, type TestApp, type TestUser } from '../../../test/app.js';
+import {
+  createTestApp,
+  TEST_MEDIA_SECRET,
+  type TestApp,
+  type TestAppOptions,
+  type TestUser,
+} from '../../../test/app.js';
 import { createFsStorage } from '../../adapters/storage/fs.storage.js';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import { activities, cameras, ingestCounters, uploads, users } from '../../platform/db/schema.js';
@@ -18,8 +24,11 @@ export interface ActivitiesTestApp {
 }
 
 /** A server on a fresh database with its jobs running; `env` adds settings (BILLING_ENABLED…). */
-export async function startActivitiesApp(env: Record<string, string> = {}): Promise<ActivitiesTestApp> {
-  const t = await createTestApp({ env });
+export async function startActivitiesApp(
+  env: Record<string, string> = {},
+  options: Omit<TestAppOptions, 'env'> = {},
+): Promise<ActivitiesTestApp> {
+  const t = await createTestApp({ ...options, env });
   const signer = createMediaSigner(TEST_MEDIA_SECRET, t.deps.config.PUBLIC_URL);
   const storage = createFsStorage({ root: join(t.deps.config.DATA_DIR, 'media'), signUrl: signer.url });
   const events: ActivitiesTestApp['events'] = { created: [], camerasChanged: [] };

@@ -12,7 +12,8 @@ const activityJobSchema = z.object({ activityId: z.uuid() });
 export const PURGE_EPHEMERAL_CRON = '17 * * * *';
 
 export interface AiWorkersDeps {
-  analysis: Pick<AnalysisService, 'analyseActivity'>;
+  /** Absent, `activity.analyse` jobs stay queued (tests of what processing itself stores). */
+  analysis: Pick<AnalysisService, 'analyseActivity'> | undefined;
   /** Present with a language model only. */
   richer?: Pick<RicherDescriptions, 'describe'> | undefined;
   purge: Pick<EphemeralPurge, 'purgeDue'>;
@@ -33,10 +34,12 @@ export async function registerAiWorkers(jobs: Jobs, deps: AiWorkersDeps): Promis
     if (!parsed.success) log.error({ job: name, data }, 'job without a valid activity id dropped');
     return parsed.data?.activityId;
   };
-  await jobs.work('activity.analyse', { concurrency: deps.concurrency }, async (data) => {
-    const id = activityId('activity.analyse', data);
-    if (id) await deps.analysis.analyseActivity(id);
-  });
+  const analysis = deps.analysis;
+  if (analysis)
+    await jobs.work('activity.analyse', { concurrency: deps.concurrency }, async (data) => {
+      const id = activityId('activity.analyse', data);
+      if (id) await analysis.analyseActivity(id);
+    });
   const richer = deps.richer;
   if (richer)
     await jobs.work('ai.describe-alert', { concurrency: 2 }, async (data) => {
