@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -549,7 +550,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerSignupRoutes(app, { signup, guards, rateLimit });
   registerUserRoutes(app, { users, guards });
   registerMediaRoutes(app, { storage, signer: mediaSigner, urlTtlSeconds: config.MEDIA_URL_TTL });
-  await registerMemoryRoutes(app, { memories, guards, maxImageBytes: config.MAX_IMAGE_BYTES });
+  await registerMemoryRoutes(app, {
+    memories,
+    guards,
+    maxImageBytes: config.MAX_IMAGE_BYTES,
+    spoolDir: join(config.DATA_DIR, 'photo-spool'),
+  });
   registerCameraRoutes(app, { cameras, uploadCredentials, guards });
   await registerIngestRoutes(app, {
     ingest,

@@ -1,3 +1,4 @@
+import { open, readFile } from 'node:fs/promises';
 import type { Sharp } from 'sharp';
 import { loadSharp, type SharpModule } from '../../platform/sharp.js';
 
@@ -25,6 +26,21 @@ export function sniffImageType(buf: Buffer): ImageKind | undefined {
   return undefined;
 }
 
+/** Bytes `sniffImageType` looks at: the ISO-BMFF brands of a HEIC end within them. */
+const SNIFF_BYTES = 256;
+
+/** The type of an image kept in a file, from its first bytes. */
+export async function sniffImageFile(path: string): Promise<ImageKind | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await file.read(head, 0, SNIFF_BYTES, 0);
+    return sniffImageType(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
+}
+
 export interface ProcessedImage {
   /** Re-encoded JPEG, at most MAX_EDGE px on its longest side, without any metadata (EXIF location gone). */
   full: Buffer;
@@ -41,9 +57,11 @@ const MAX_INPUT_PIXELS = 10_000 * 10_000;
 
 export class UnreadableImageError extends Error {}
 
-async function decodeHeic(sharp: SharpModule, buf: Buffer): Promise<Sharp> {
-  // libvips in sharp's prebuilt binary reads HEIF with AV1 only; HEVC-coded HEIC is decoded by libheif (WASM).
+async function decodeHeic(sharp: SharpModule, input: Buffer | string): Promise<Sharp> {
+  // libvips in sharp's prebuilt binary reads HEIF with AV1 only; HEVC-coded HEIC is decoded by libheif (WASM),
+  // from the whole file in memory.
   const { default: decode } = await import('heic-decode');
+  const buf = typeof input === 'string' ? await readFile(input) : input;
   const { width, height, data } = await decode({ buffer: buf });
   if (width * height > MAX_INPUT_PIXELS) throw new UnreadableImageError('The image is too large to read');
   return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
@@ -54,11 +72,12 @@ async function decodeHeic(sharp: SharpModule, buf: Buffer): Promise<Sharp> {
 /**
  * Decodes, applies the EXIF orientation, and writes a fresh JPEG and a WebP thumbnail. sharp writes no
  * metadata unless asked, so EXIF (GPS location included), XMP and IPTC are dropped.
+ * `input` is the image's bytes or the path of a file holding them (libvips then reads it as it decodes).
  */
-export async function processImage(buf: Buffer, kind: ImageKind): Promise<ProcessedImage> {
+export async function processImage(input: Buffer | string, kind: ImageKind): Promise<ProcessedImage> {
   await acquire();
   try {
-    return await decodeAndEncode(buf, kind);
+    return await decodeAndEncode(input, kind);
   } finally {
     release();
   }
@@ -155,13 +174,13 @@ function release(): void {
   else active -= 1;
 }
 
-async function decodeAndEncode(buf: Buffer, kind: ImageKind): Promise<ProcessedImage> {
+async function decodeAndEncode(input: Buffer | string, kind: ImageKind): Promise<ProcessedImage> {
   const sharp = await loadSharp();
   try {
     const source =
       kind === 'heic'
-        ? await decodeHeic(sharp, buf)
-        : sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+        ? await decodeHeic(sharp, input)
+        : sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
     const base = source.flatten({ background: '#ffffff' });
     const { data: full, info } = await base
       .clone()

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MESSAGES } from '@homesitter/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, TEST_MEDIA_SECRET, type TestApp, type TestUser } from '../../../test/app.js';
+import { createTestApp, signUp, TEST_MEDIA_SECRET, type TestApp, type TestUser } from '../../../test/app.js';
 import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, multipart, noisyJpeg, png, webp } from '../../../test/images.js';
 import { createMediaSigner } from '../media/media.signer.js';
@@ -20,6 +21,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const { call, create, upload, mediaPath, fileOf } = memoryCalls(() => t);
+const spoolDir = () => join(t.deps.config.DATA_DIR, 'photo-spool');
 
 describe('memory photos', () => {
   it('stores a re-encoded JPEG without its EXIF location, a thumbnail, and signed URLs that serve them', async () => {
@@ -33,6 +35,9 @@ describe('memory photos', () => {
     expect(image).toMatchObject({ width: 1200, height: 900 });
     expect(image.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(image.signedUrl).toMatch(/^http:\/\/homesitter\.test\/media\/users\/.+\.jpg\?exp=\d+&sig=/);
+    // Its files are named after its id (the list's gzip then sends that string once per photo).
+    expect(image.signedUrl).toContain(`/memories/${m.memory_uuid}/${image.id}.jpg?`);
+    expect(image.thumbnailUrl).toContain(`/memories/${m.memory_uuid}/${image.id}_thumb.webp?`);
 
     const served = await t.app.inject({ method: 'GET', url: mediaPath(image.signedUrl) });
     expect(served.statusCode).toBe(200);
@@ -133,6 +138,31 @@ describe('memory photos', () => {
 
     const none = (await call('GET', `/api/users/memories/animals/${m.memory_uuid}`, alice)).json().data;
     expect(none.images).toEqual([]);
+    // Each upload was received into a spool file; none is left behind, refused or not.
+    expect(readdirSync(spoolDir())).toEqual([]);
+  });
+
+  it('receives photos into spool files it deletes, and clears only leftovers older than an hour at start', async () => {
+    const m = await create(alice, 'people', { name: 'Spooled' });
+    const res = await upload(alice, 'people', m.memory_uuid, await jpegWithLocation(640, 480));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(readdirSync(spoolDir())).toEqual([]);
+
+    // A crash can leave a half-received file; another instance sharing DATA_DIR may be receiving one now.
+    const dataDir = mkdtempSync(join(tmpdir(), 'hs-spool-'));
+    mkdirSync(join(dataDir, 'photo-spool'));
+    const leftover = join(dataDir, 'photo-spool', 'crashed.part');
+    const receiving = join(dataDir, 'photo-spool', 'receiving.part');
+    writeFileSync(leftover, 'half a photo');
+    writeFileSync(receiving, 'a photo arriving');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+    const other = await createTestApp({ env: { DATA_DIR: dataDir } });
+    try {
+      expect(readdirSync(join(dataDir, 'photo-spool'))).toEqual(['receiving.part']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a photo beyond the limit with a 400 naming it', async () => {

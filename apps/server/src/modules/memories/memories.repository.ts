@@ -11,7 +11,10 @@ export type MemoryValues = Partial<
     'name' | 'owner' | 'make' | 'model' | 'year' | 'color' | 'species' | 'text' | 'notes' | 'expiresAt'
   >
 >;
-export type NewImage = Omit<typeof memoryImages.$inferInsert, 'id' | 'userId' | 'memoryId' | 'createdAt'>;
+/** The id is the service's: the photo's files are named after it before the row exists. */
+export type NewImage = Omit<typeof memoryImages.$inferInsert, 'userId' | 'memoryId' | 'createdAt'> & {
+  id: string;
+};
 
 /** A memory with its photos and properties, as the service renders it. */
 export interface MemoryRecord {

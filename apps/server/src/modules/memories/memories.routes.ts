@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import { memoriesEndpoints as endpoints } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -15,11 +20,16 @@ declare module 'fastify' {
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-/** The uploaded file of field `image`, read whole (it is at most `maxBytes`). */
-async function readImageField(
+/**
+ * The uploaded file of field `image`, streamed into a file of `spoolDir` (at most `maxBytes`): ten 15 MB
+ * photos arriving at once then cost disk, not memory, until each gets its turn to be decoded. Answers the
+ * file's path; the caller deletes it.
+ */
+async function receiveImageField(
   req: Pick<FastifyRequest, 'isMultipart' | 'file'>,
   maxBytes: number,
-): Promise<Buffer> {
+  spoolDir: string,
+): Promise<string> {
   if (!req.isMultipart()) throw memoryErrors.imageMissing();
   let part;
   try {
@@ -28,21 +38,44 @@ async function readImageField(
     throw memoryErrors.imageMissing();
   }
   if (!part || part.fieldname !== 'image') throw memoryErrors.imageMissing();
+  const path = join(spoolDir, `${randomUUID()}.part`);
   try {
-    return await part.toBuffer();
+    await pipeline(part.file, createWriteStream(path, { mode: 0o600 }));
+    // busboy stops at the limit and marks the file truncated rather than failing the stream.
+    if (part.file.truncated) throw memoryErrors.imageTooLarge(maxBytes);
+    return path;
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw memoryErrors.imageTooLarge(maxBytes);
+    await rm(path, { force: true });
     throw err;
+  }
+}
+
+/** Spool files are deleted after each upload; one older than this was left by a crash. */
+const SPOOL_LEFTOVER_MS = 3_600_000;
+
+async function prepareSpool(spoolDir: string): Promise<void> {
+  await mkdir(spoolDir, { recursive: true });
+  // Only old files: another server instance may share DATA_DIR and be receiving into this folder now.
+  for (const name of await readdir(spoolDir)) {
+    const path = join(spoolDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > SPOOL_LEFTOVER_MS) await rm(path, { force: true });
   }
 }
 
 /** Spec §7 "Memories": thin handlers, rules in MemoriesService. */
 export async function registerMemoryRoutes(
   app: FastifyInstance,
-  deps: { memories: MemoriesService; guards: AccessGuards; maxImageBytes: number },
+  deps: {
+    memories: MemoriesService;
+    guards: AccessGuards;
+    maxImageBytes: number;
+    /** Where uploaded photos wait for their turn to be decoded (`DATA_DIR/photo-spool`). */
+    spoolDir: string;
+  },
 ): Promise<void> {
-  const { memories, guards } = deps;
+  const { memories, guards, spoolDir } = deps;
+  await prepareSpool(spoolDir);
   await app.register(fastifyMultipart, {
     limits: { fileSize: deps.maxImageBytes, files: 1, fields: 0, parts: 2 },
   });
@@ -69,9 +102,13 @@ export async function registerMemoryRoutes(
   });
 
   route(app, guards, endpoints.uploadMemoryImage, async (req) => {
-    const file = await readImageField(req, deps.maxImageBytes);
-    const image = await memories.addImage(callerOf(req).subject, req.params.category, req.params.id, file);
-    return ok({ image });
+    const file = await receiveImageField(req, deps.maxImageBytes, spoolDir);
+    try {
+      const image = await memories.addImage(callerOf(req).subject, req.params.category, req.params.id, file);
+      return ok({ image });
+    } finally {
+      await rm(file, { force: true });
+    }
   });
 
   route(app, guards, endpoints.deleteMemoryImage, async (req) =>
