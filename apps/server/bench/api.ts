@@ -7,12 +7,13 @@
  * Latency and req/s move with whatever else runs on the machine; the CPU time per request (user + system
  * time of the server process over the run, divided by its requests) moves much less, so compare that too.
  * Requests say `accept-encoding: gzip, deflate, br`, as browsers and the phones' HTTP stacks do: large lists
- * are answered gzipped.
+ * are answered gzipped (KB/answer is what went over the wire).
+ * The load comes from `load.ts` (closed loop, keep-alive connections); why not autocannon is said there.
  */
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
 import { seedConversation } from './chat-seed.js';
 import { benchUser, postJson, startBenchServer } from './harness.js';
+import { load } from './load.js';
 import { MEMORIES_USER, twoHundredMemoriesWithAThousandPhotos, uploadPeakRss } from './memories.js';
 
 /** What every real client sends besides its token. */
@@ -101,30 +102,21 @@ try {
     const headers = { ...(s.setup ? await s.setup(server.base) : auth), ...CLIENT_HEADERS };
     if (s.settle) await server.visionSettled();
     // A short warm-up so the JIT and the database caches are in their steady state.
-    await autocannon({
-      url: `${server.base}${s.path}`,
-      headers,
-      connections: CONNECTIONS,
-      duration: 2,
-    });
+    const url = `${server.base}${s.path}`;
+    await load({ url, headers, connections: CONNECTIONS, durationS: 2 });
     const cpuBefore = serverCpuMs();
-    const r = await autocannon({
-      url: `${server.base}${s.path}`,
-      headers,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-    });
-    const cpuPerRequestUs = ((serverCpuMs() - cpuBefore) * 1000) / Math.max(1, r.requests.total);
-    const non2xx = r.non2xx + r.errors;
+    const r = await load({ url, headers, connections: CONNECTIONS, durationS: DURATION_S });
+    const cpuPerRequestUs = ((serverCpuMs() - cpuBefore) * 1000) / Math.max(1, r.requests);
     console.log(
       [
         s.name.padEnd(28),
-        `${Math.round(r.requests.average)} req/s`.padStart(12),
-        `p50 ${r.latency.p50} ms`.padStart(12),
-        `p99 ${r.latency.p99} ms`.padStart(12),
+        `${Math.round(r.perSecond)} req/s`.padStart(12),
+        `p50 ${r.latency.p50} ms`.padStart(13),
+        `p99 ${r.latency.p99} ms`.padStart(13),
         `CPU ${Math.round(cpuPerRequestUs)} µs/req`.padStart(16),
+        `${(r.bytesPerRequest / 1024).toFixed(1)} KB/answer`.padStart(16),
         `peak RSS ${server.peakRssMb()} MB`.padStart(18),
-        non2xx ? `  (${non2xx} failed)` : '',
+        r.failed ? `  (${r.failed} failed)` : '',
       ].join(' '),
     );
   }
