@@ -307,10 +307,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     secrets,
     events,
     userIdOf: readCaches.userIds.userIdOf,
-    // A camera's last activity time moves with every file of a burst, announced once per burst: an
-    // entry lives at most the grouping window.
+    // Every write that changes the list drops the user's entry; the lifetime only bounds a mistake.
     lists: readCaches.create({
-      ttlMs: GROUPING_WINDOW_MS,
+      ttlMs: 10 * 60_000,
       weigh: (json) => json.byteLength,
       maxWeight: 16 * 2 ** 20,
     }),

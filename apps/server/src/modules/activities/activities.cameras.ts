@@ -19,7 +19,8 @@ export function uploadCameraName(name: string): string {
 /**
  * The cameras side of an arriving event (spec §4): an unknown name registers the camera, a removed camera
  * reappears, and the last activity time moves on. Clients hear `cameras.changed` when a camera appears or
- * comes back, and once per burst of files (not for every snapshot of one event).
+ * comes back, and once per burst of files (not for every snapshot of one event); the later files of a burst
+ * announce `cameras.stamped`, for the server's own cache of the list.
  */
 /** The statements a round of uploads stamps its cameras with (one each for all of the round's cameras). */
 export interface CameraRoundStatements {
@@ -67,8 +68,8 @@ export function createUploadCameras(deps: { repo: CamerasRepository; events: Eve
     if (last < at.getTime()) patch.lastActivityAt = at;
     if (Object.keys(patch).length === 0) return camera;
     const row = (await repo.update(userId, camera.id, patch)) ?? camera;
-    if (camera.removedAt || at.getTime() - last > deps.quietMs)
-      await events.emit('cameras.changed', { userId });
+    const announced = camera.removedAt !== null || at.getTime() - last > deps.quietMs;
+    await events.emit(announced ? 'cameras.changed' : 'cameras.stamped', { userId });
     return row;
   }
 
@@ -113,11 +114,16 @@ export function createUploadCameras(deps: { repo: CamerasRepository; events: Eve
       const stamped = await q.stampCameras(
         known.filter((k) => needsStamp(k.row, k.a.at)).map((k) => ({ cameraId: k.row.id, at: k.a.at })),
       );
+      const stampedUsers = new Set<string>();
       for (const { a, i, row } of known) {
-        rows[i] = stamped.find((s) => s.id === row.id) ?? row;
+        const after = stamped.find((s) => s.id === row.id);
+        rows[i] = after ?? row;
         if (announces(row, a.at)) changedUsers.add(a.userId);
+        else if (after) stampedUsers.add(a.userId);
       }
       for (const userId of changedUsers) await events.emit('cameras.changed', { userId });
+      for (const userId of stampedUsers)
+        if (!changedUsers.has(userId)) await events.emit('cameras.stamped', { userId });
       return rows.map((row, i) => {
         if (!row) throw new Error(`camera ${arrivals[i]!.name} could not be registered`);
         return row;

@@ -11,6 +11,7 @@ import { cameras } from '../../platform/db/schema.js';
 import {
   plantUpload,
   startActivitiesApp,
+  uploadRow,
   userIdOf,
   type ActivitiesTestApp,
 } from '../activities/activities.test-support.js';
@@ -156,6 +157,32 @@ describe('the cached cameras list', () => {
     });
     await a.t.app.activities.processUpload(later.id);
     expect((await named(who, 'Garden'))?.last_activity_date_time_utc).toBe(next.toISOString());
+  });
+
+  it('moves a camera’s last activity with every file of a burst, though clients hear of the burst once', async () => {
+    const who = await signUp(a.t);
+    const userId = await userIdOf(a.t, who);
+    const first = new Date(Date.now() - 300_000);
+    const file = (at: Date) => ({ camera: 'Side door', bytes: snapshot, contentType: 'image/jpeg', at });
+    await a.t.app.activities.processUpload((await plantUpload(a, userId, file(first))).id);
+    expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(first.toISOString());
+    const announced = () => a.events.camerasChanged.filter((e) => e.userId === userId).length;
+    const before = announced();
+
+    const second = new Date(first.getTime() + 3_000);
+    const joined = await a.t.app.activities.processUpload((await plantUpload(a, userId, file(second))).id);
+    expect(joined).toBe('joined');
+    expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(second.toISOString());
+
+    // The ingest's job processes snapshots in rounds, which stamp cameras their own way.
+    const third = new Date(first.getTime() + 6_000);
+    const queued = await plantUpload(a, userId, file(third));
+    await a.t.app.jobs.send('ingest.process-upload', { uploadId: queued.id });
+    await expect
+      .poll(async () => (await uploadRow(a.t, queued.id))?.status, { timeout: 15_000 })
+      .toBe('processed');
+    expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(third.toISOString());
+    expect(announced()).toBe(before);
   });
 
   it('is gone with the account: the list answers 404', async () => {

@@ -28,8 +28,8 @@ export interface CamerasServiceDeps {
   userIdOf: (subject: string) => Promise<string | undefined>;
   /**
    * Each user's list response (its JSON bytes), until something changes their cameras (`cameras.changed`,
-   * a new `activity.created`) or the entry's lifetime ends. Without one, every list is read from the
-   * database.
+   * `cameras.stamped`, a new `activity.created`) or the entry's lifetime ends. Without one, every list is
+   * read from the database.
    */
   lists?: ReadCache<SerializedResponse>;
   now?: () => Date;
@@ -72,8 +72,10 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const lists = deps.lists ?? createReadCache<SerializedResponse>({ enabled: false, ttlMs: 0 });
   // Every write of cameras and properties announces `cameras.changed` after it committed (this service,
-  // sites, the upload processing), and a new activity moves its camera's last activity time.
+  // sites, the upload processing), or `cameras.stamped` for a burst's later files; a new activity moves
+  // its camera's last activity time.
   events.on('cameras.changed', ({ userId }) => lists.invalidate(userId));
+  events.on('cameras.stamped', ({ userId }) => lists.invalidate(userId));
   events.on('activity.created', ({ userId }) => lists.invalidate(userId));
 
   async function owner(subject: string) {
