@@ -46,6 +46,8 @@ async function receiveImageField(
     return path;
   } catch (err) {
     await rm(path, { force: true });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw memoryErrors.imageTooLarge(maxBytes);
     throw err;
   }
 }
