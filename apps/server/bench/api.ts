@@ -109,7 +109,7 @@ try {
     const cpuPerRequestUs = ((serverCpuMs() - cpuBefore) * 1000) / Math.max(1, r.requests);
     console.log(
       [
-        s.name.padEnd(28),
+        s.name.padEnd(44),
         `${Math.round(r.perSecond)} req/s`.padStart(12),
         `p50 ${r.latency.p50} ms`.padStart(13),
         `p99 ${r.latency.p99} ms`.padStart(13),
