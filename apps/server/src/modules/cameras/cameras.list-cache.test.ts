@@ -40,6 +40,9 @@ async function listed(who: TestUser): Promise<Camera[]> {
   return res.json<{ data: Camera[] }>().data;
 }
 
+/** A camera's snapshot taken at `at`, as the ingest would store it. */
+const snapshotOf = (camera: string, at: Date) => ({ camera, bytes: snapshot, contentType: 'image/jpeg', at });
+
 const named = async (who: TestUser, name: string) => (await listed(who)).find((c) => c.name === name);
 
 async function addSite(who: TestUser, name: string): Promise<string> {
@@ -115,12 +118,7 @@ describe('the cached cameras list', () => {
     const userId = await userIdOf(a.t, who);
     expect(await listed(who)).toEqual([]);
     const at = new Date(Date.now() - 60_000);
-    const up = await plantUpload(a, userId, {
-      camera: 'Driveway',
-      bytes: snapshot,
-      contentType: 'image/jpeg',
-      at,
-    });
+    const up = await plantUpload(a, userId, snapshotOf('Driveway', at));
     await a.t.app.activities.processUpload(up.id);
     expect(await named(who, 'Driveway')).toMatchObject({ last_activity_date_time_utc: at.toISOString() });
   });
@@ -136,12 +134,7 @@ describe('the cached cameras list', () => {
     expect(await listed(who)).toEqual([]);
 
     const first = new Date(Date.now() - 120_000);
-    const up = await plantUpload(a, userId, {
-      camera: 'Garden',
-      bytes: snapshot,
-      contentType: 'image/jpeg',
-      at: first,
-    });
+    const up = await plantUpload(a, userId, snapshotOf('Garden', first));
     await a.t.app.activities.processUpload(up.id);
     expect(await named(who, 'Garden')).toMatchObject({
       removed_date_time_utc: null,
@@ -149,12 +142,7 @@ describe('the cached cameras list', () => {
     });
 
     const next = new Date(first.getTime() + 60_000);
-    const later = await plantUpload(a, userId, {
-      camera: 'Garden',
-      bytes: snapshot,
-      contentType: 'image/jpeg',
-      at: next,
-    });
+    const later = await plantUpload(a, userId, snapshotOf('Garden', next));
     await a.t.app.activities.processUpload(later.id);
     expect((await named(who, 'Garden'))?.last_activity_date_time_utc).toBe(next.toISOString());
   });
@@ -163,7 +151,7 @@ describe('the cached cameras list', () => {
     const who = await signUp(a.t);
     const userId = await userIdOf(a.t, who);
     const first = new Date(Date.now() - 300_000);
-    const file = (at: Date) => ({ camera: 'Side door', bytes: snapshot, contentType: 'image/jpeg', at });
+    const file = (at: Date) => snapshotOf('Side door', at);
     await a.t.app.activities.processUpload((await plantUpload(a, userId, file(first))).id);
     expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(first.toISOString());
     const announced = () => a.events.camerasChanged.filter((e) => e.userId === userId).length;
