@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import type { Database } from '../../platform/db/client.js';
 import type { UploadSource } from '../../platform/db/schema/activities.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
+import { removeFilesOlderThan } from '../../platform/spool.js';
 import '../activities/activities.jobs.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { normalizeCameraName } from './camera-name.js';
@@ -296,16 +297,7 @@ export function createIngestService(deps: IngestServiceDeps) {
           }
         }
       }
-      let spoolFiles = 0;
-      const names = await readdir(spoolDir).catch(() => [] as string[]);
-      for (const name of names) {
-        const path = join(spoolDir, name);
-        const info = await stat(path).catch(() => undefined);
-        if (info && info.mtimeMs < cutoff) {
-          await rm(path, { force: true });
-          spoolFiles += 1;
-        }
-      }
+      const spoolFiles = await removeFilesOlderThan(spoolDir, cutoff);
       if (objects + spoolFiles > 0)
         log.info({ objects, spoolFiles }, 'leftovers of interrupted uploads removed');
       return { objects, spoolFiles };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
@@ -8,6 +8,7 @@ import { memoriesEndpoints as endpoints } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import { sendSerialized } from '../../platform/http/serialized.js';
+import { removeFilesOlderThan } from '../../platform/spool.js';
 import { memoryErrors } from './memories.errors.js';
 import type { MemoriesService } from './memories.service.js';
 
@@ -57,12 +58,7 @@ const SPOOL_LEFTOVER_MS = 3_600_000;
 
 async function prepareSpool(spoolDir: string): Promise<void> {
   await mkdir(spoolDir, { recursive: true });
-  // Only old files: another server instance may share DATA_DIR and be receiving into this folder now.
-  for (const name of await readdir(spoolDir)) {
-    const path = join(spoolDir, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > SPOOL_LEFTOVER_MS) await rm(path, { force: true });
-  }
+  await removeFilesOlderThan(spoolDir, Date.now() - SPOOL_LEFTOVER_MS);
 }
 
 /** Spec §7 "Memories": thin handlers, rules in MemoriesService. */
