@@ -1,6 +1,6 @@
 /**
  * npm run bench:activities — what turning camera uploads into activities costs, measured in process on the
- * embedded database (PGlite) with the system ffmpeg:
+ * embedded database (PGlite) with the packaged ffmpeg:
  * - a 10 s 720p H.264 clip (poster, probe, HLS by copy), and the same clip in H.265 (HLS re-encoded);
  * - a 1280×720 JPEG snapshot starting an activity, and one joining it;
  * - GET /api/users/activities (a page of 20) with 2,000 activities stored.
@@ -19,6 +19,7 @@ import { createFsStorage } from '../src/adapters/storage/fs.storage.js';
 import { createServer } from '../src/app.js';
 import { createDeps } from '../src/bootstrap.js';
 import { loadConfig } from '../src/platform/config.js';
+import { FFMPEG } from '../test/clips.js';
 
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 5);
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50);
@@ -48,7 +49,7 @@ function makeClip(dir: string, codec: 'h264' | 'hevc'): Buffer {
           '-x265-params',
           'log-level=error',
         ];
-  const r = spawnSync(process.env.FFMPEG_PATH ?? 'ffmpeg', [
+  const r = spawnSync(FFMPEG, [
     ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25'],
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000', '-t', '10', '-pix_fmt', 'yuv420p'],
     ...encoder,
@@ -114,7 +115,7 @@ try {
   }
 
   const work = mkdtempSync(join(tmpdir(), 'hs-bench-clips-'));
-  console.log(`bench:activities (in process, PGlite, ${config.FFMPEG_PATH})`);
+  console.log(`bench:activities (in process, PGlite, ${FFMPEG})`);
   for (const codec of ['h264', 'hevc'] as const) {
     const clip = makeClip(work, codec);
     await processOnce(`Warm-up ${codec}`, clip, 'video/mp4');

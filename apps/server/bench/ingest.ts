@@ -1,6 +1,6 @@
 /**
  * npm run bench:ingest — camera uploads on a built server started as `npm start` runs it (embedded PGlite,
- * local storage, the system ffmpeg; the AI's vision off, so its work is left out):
+ * local storage, the packaged ffmpeg; the AI's vision off, so its work is left out):
  * - 8 FTP clients upload 200 KB JPEGs for 30 s. By default each client is a camera of its own (8 cameras
  *   sending snapshots: a camera's files within 10 s join its activity); `BENCH_CAMERAS=upload` sends every
  *   file to a new camera, the worst case (a camera registered and an activity created per upload). Prints
@@ -21,6 +21,7 @@ import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/si
 import { Client } from 'basic-ftp';
 import sharp from 'sharp';
 import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
+import { FFMPEG } from '../test/clips.js';
 import { postJson, startBenchServer } from './harness.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
@@ -78,7 +79,7 @@ async function snapshot(): Promise<Buffer> {
 function clip(): Buffer {
   const out = join(mkdtempSync(join(tmpdir(), 'hs-bench-clip-')), 'clip.mp4');
   const r = spawnSync(
-    process.env.FFMPEG_PATH ?? 'ffmpeg',
+    FFMPEG,
     [
       ...[
         '-hide_banner',

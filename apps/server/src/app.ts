@@ -79,6 +79,7 @@ import { createSignupRepository } from './modules/signup/signup.repository.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
 import { createSignupService } from './modules/signup/signup.service.js';
 import { createFfmpeg } from './modules/media/ffmpeg.js';
+import { createMediaTools } from './modules/media/tools.js';
 import { deleteMediaOfDeletedUsers } from './modules/media/media.cleanup.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { createMediaSigner } from './modules/media/media.signer.js';
@@ -216,6 +217,13 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   const vision = deps.vision ?? createDisabledVisionEngine();
   app.decorate('vision', vision);
   app.addHook('onClose', () => vision.close());
+  // ffmpeg and ffprobe: checked once at start (their versions logged, or one warning saying what to do).
+  const mediaTools = createMediaTools({
+    ffmpegPath: config.FFMPEG_PATH,
+    ffprobePath: config.FFPROBE_PATH,
+    log: deps.log,
+  });
+  app.addHook('onReady', async () => void mediaTools.check());
 
   // Durable jobs on the same database: workers start when the app is ready and drain on close.
   const jobs = createJobs({ database, log: deps.log });
@@ -442,7 +450,8 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     cameras: createUploadCameras({ repo: camerasRepo, events, quietMs: GROUPING_WINDOW_MS }),
     media: createActivityMedia({
       storage,
-      ffmpeg: createFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH }),
+      ffmpeg: createFfmpeg({ ffmpegPath: mediaTools.ffmpegPath, ffprobePath: mediaTools.ffprobePath }),
+      onToolMissing: mediaTools.reportMissing,
     }),
     storage,
     jobs,
@@ -500,8 +509,9 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     vision,
     frames: createActivityFrames({
       storage,
-      extractFrames: (clip, count) => extractFrames(clip, count, { ffmpegPath: config.FFMPEG_PATH }),
+      extractFrames: (clip, count) => extractFrames(clip, count, { ffmpegPath: mediaTools.ffmpegPath }),
       maxBytes: config.INGEST_MAX_BYTES,
+      onToolMissing: mediaTools.reportMissing,
       log: deps.log,
     }),
     recognition: recognitionRules,
@@ -536,14 +546,23 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   // Routes
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const ready = await database.ping();
-    return reply
-      .status(ready ? 200 : 503)
-      .send(
-        ready
-          ? { success: true, data: { status: 'ready' } }
-          : { success: false, code: 'internal', message: 'Database unreachable' },
-      );
+    const [ready, tools] = await Promise.all([database.ping(), mediaTools.report()]);
+    if (!ready)
+      return reply.status(503).send({ success: false, code: 'internal', message: 'Database unreachable' });
+    // Without ffmpeg the server still takes every upload (clips are kept as sent): ready, but it says what lacks.
+    const missing = Object.values(tools).filter((t) => t.error);
+    return {
+      success: true,
+      data: {
+        status: missing.length ? 'degraded' : 'ready',
+        media_tools: Object.fromEntries(
+          Object.entries(tools).map(([name, t]) => [
+            name,
+            { path: t.path, version: t.version, error: t.error },
+          ]),
+        ),
+      },
+    };
   });
   registerAuthRoutes(app, { auth, guards, signingKey: deps.signingKey, rateLimit });
   registerSignupRoutes(app, { signup, guards, rateLimit });

@@ -2,15 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveMediaTool } from '../src/modules/media/tool-paths.js';
 
-const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
+/** The ffmpeg the server runs (FFMPEG_PATH, else the npm package's build): tests make their clips with it. */
+export const FFMPEG = resolveMediaTool('ffmpeg', process.env.FFMPEG_PATH).path;
+export const FFPROBE = resolveMediaTool('ffprobe', process.env.FFPROBE_PATH).path;
 
 function encoders(): string {
   const r = spawnSync(FFMPEG, ['-hide_banner', '-encoders'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout : '';
 }
 
-/** Whether the system ffmpeg runs at all (every clip test needs it). */
+/** Whether ffmpeg runs at all (every clip test needs it). */
 export const hasFfmpeg = (): boolean => encoders().includes('libx264');
 /** Whether it can encode H.265 (libx265): the HEVC camera-clip cases need it to make their clip. */
 export const hasX265 = (): boolean => encoders().includes('libx265');
@@ -36,7 +39,7 @@ const CODEC: Record<ClipKind, string[]> = {
 };
 
 /**
- * A camera-like clip made by the system ffmpeg from its test pattern (testsrc), written to a temporary
+ * A camera-like clip made by ffmpeg from its test pattern (testsrc), written to a temporary
  * folder; answers its path.
  */
 export function makeClip(kind: ClipKind, options: ClipOptions = {}): string {

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FFMPEG } from './clips.js';
 
-/** Whether the system ffmpeg can encode HEVC (libx265); HEIC tests need it to make their photo. */
+/** Whether ffmpeg can encode HEVC (libx265); HEIC tests need it to make their photo. */
 export function canEncodeHevc(): boolean {
-  const r = spawnSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-hide_banner', '-encoders'], {
+  const r = spawnSync(FFMPEG, ['-hide_banner', '-encoders'], {
     encoding: 'utf8',
   });
   return r.status === 0 && r.stdout.includes('libx265');
@@ -72,7 +73,7 @@ export function makeHeic(width = 64, height = 64, colour = 'red'): Buffer {
   try {
     const out = join(dir, 'frame.hevc');
     const r = spawnSync(
-      process.env.FFMPEG_PATH ?? 'ffmpeg',
+      FFMPEG,
       [
         '-loglevel',
         'error',

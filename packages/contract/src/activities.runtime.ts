@@ -8,6 +8,13 @@ export const ACTIVITIES_MAX_PAGE_SIZE = 100;
 export const ACTIVITY_MEDIA_KINDS = ['image', 'video'] as const;
 export type ActivityMediaKind = (typeof ACTIVITY_MEDIA_KINDS)[number];
 
+/**
+ * Whether the server made a clip's poster and HLS ('processed'), or could not run its media tools and kept the
+ * clip only as the camera sent it ('unavailable'). Snapshots are always 'processed'.
+ */
+export const ACTIVITY_PROCESSING_STATUSES = ['processed', 'unavailable'] as const;
+export type ActivityProcessingStatus = (typeof ACTIVITY_PROCESSING_STATUSES)[number];
+
 /** The kinds of thing the vision engine reports in an activity. */
 export const ACTIVITY_OBJECT_KINDS = ['person', 'vehicle', 'animal'] as const;
 export type ActivityObjectKind = (typeof ACTIVITY_OBJECT_KINDS)[number];

@@ -4,6 +4,7 @@ import {
   ACTIVITIES_PAGE_SIZE,
   ACTIVITY_MEDIA_KINDS,
   ACTIVITY_OBJECT_KINDS,
+  ACTIVITY_PROCESSING_STATUSES,
 } from './activities.runtime.js';
 import { recognisedMemorySchema } from './ai.js';
 import { CAMERA_NAME_MAX } from './cameras.runtime.js';
@@ -40,6 +41,11 @@ export const activitySchema = z.object({
   height: z.number().int().nullable(),
   aspect_ratio: z.number().nullable().describe('width / height'),
   duration_seconds: z.number().nullable(),
+  processing_status: z
+    .enum(ACTIVITY_PROCESSING_STATUSES)
+    .describe(
+      "'unavailable' when the server could not run ffmpeg for the clip: it has no poster and no HLS, and `video_url` plays it as the camera sent it",
+    ),
   objects: z.array(activityObjectSchema),
   recognised_memories: z.array(recognisedMemorySchema),
   activity_description: z.string().nullable(),

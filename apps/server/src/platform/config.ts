@@ -218,14 +218,14 @@ export const settings = {
     'Camera clips processed at once per server instance (poster, HLS; snapshots are processed in rounds)',
   ),
   FFMPEG_PATH: setting(
-    z.string().min(1),
-    'ffmpeg',
-    'The ffmpeg binary that makes clip posters and HLS (a name on `PATH` or a full path)',
+    optionalString,
+    undefined,
+    'The ffmpeg that makes clip posters and HLS (a name on `PATH` or a full path); unset uses the build `npm ci` installs (@ffmpeg-installer/ffmpeg)',
   ),
   FFPROBE_PATH: setting(
-    z.string().min(1),
-    'ffprobe',
-    'The ffprobe binary that reads clip duration, size and codec (a name on `PATH` or a full path)',
+    optionalString,
+    undefined,
+    'The ffprobe that reads clip duration, size and codec (a name on `PATH` or a full path); unset uses the build `npm ci` installs (@ffprobe-installer/ffprobe)',
   ),
   BILLING_ENABLED: setting(
     bool,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { contentTypeOfKey, type ObjectStorage } from '../../adapters/storage/storage.js';
-import type { Ffmpeg } from '../media/ffmpeg.js';
+import { MediaToolMissingError, type ClipInfo, type Ffmpeg } from '../media/ffmpeg.js';
 import { thumbnailOf } from '../media/images.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import type { UploadRow } from './activities.repository.js';
@@ -40,6 +40,11 @@ export class MissingUploadError extends Error {}
 export interface ActivityMediaDeps {
   storage: ObjectStorage;
   ffmpeg: Ffmpeg;
+  /**
+   * ffmpeg or ffprobe cannot run: the clip is kept as it came, without poster or HLS (an activity the user
+   * can still play and download, marked "processing unavailable"), and the tools report it once.
+   */
+  onToolMissing: (err: MediaToolMissingError) => void;
   /** Folder for the clip and its HLS while they are made (default: the OS temp folder). */
   tmpRoot?: string;
 }
@@ -107,11 +112,41 @@ export function createActivityMedia(deps: ActivityMediaDeps) {
   ): Promise<PreparedMedia> {
     const work = await mkdtemp(join(tmpRoot, 'hs-clip-'));
     const media: PreparedMedia = { kind: 'video', keys: [] };
+    let info: ClipInfo | undefined;
     try {
       const ext = extensionOf(upload.storageKey);
       const file = join(work, `original.${ext}`);
       await pipeline((await fetchUpload(upload)).body, createWriteStream(file));
-      const info = await ffmpeg.probe(file);
+      try {
+        await processClip(file, ext);
+      } catch (err) {
+        if (!(err instanceof MediaToolMissingError)) throw err;
+        deps.onToolMissing(err);
+        await discard(media.keys.splice(0));
+        media.thumbnailKey = undefined;
+        await keepOriginal(file, ext);
+        // ffprobe may have run where ffmpeg could not: what it read still sizes the player.
+        media.width = info?.width;
+        media.height = info?.height;
+        media.durationSeconds = info?.durationSeconds;
+      }
+      return media;
+    } catch (err) {
+      await discard(media.keys);
+      throw err;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+
+    /** The original, as the camera sent it: what a clip keeps with or without its HLS. */
+    async function keepOriginal(file: string, ext: string): Promise<void> {
+      media.videoKey = `${prefix}/video-${token}.${ext}`;
+      media.keys.push(media.videoKey);
+      await storage.putFile(media.videoKey, file, upload.contentType);
+    }
+
+    async function processClip(file: string, ext: string): Promise<void> {
+      info = await ffmpeg.probe(file);
       const hlsDir = join(work, 'hls');
       await mkdir(hlsDir);
       const [poster, hls] = await Promise.all([
@@ -130,19 +165,11 @@ export function createActivityMedia(deps: ActivityMediaDeps) {
         await storage.putFile(key, join(hlsDir, name), contentTypeOfKey(key));
       }
       media.hlsKey = `${hlsPrefix}/${hls.playlist}`;
-      media.videoKey = `${prefix}/video-${token}.${ext}`;
-      media.keys.push(media.videoKey);
-      await storage.putFile(media.videoKey, file, upload.contentType);
+      await keepOriginal(file, ext);
       media.width = info.width;
       media.height = info.height;
       media.durationSeconds = info.durationSeconds;
       media.transcoded = hls.transcoded;
-      return media;
-    } catch (err) {
-      await discard(media.keys);
-      throw err;
-    } finally {
-      await rm(work, { recursive: true, force: true });
     }
   }
 

@@ -158,6 +158,7 @@ describe.runIf(hasFfmpeg())('processing a camera clip', () => {
     const [row] = (await activitiesOf(a.t, aliceId)).filter((r) => r.cameraName === 'Hallway');
     const shown = await getActivity(alice, row!.id);
     expect(shown).toMatchObject({ media_kind: 'video', width: 768, height: 432, aspect_ratio: 1.7778 });
+    expect(shown.processing_status).toBe('processed');
     expect(shown.duration_seconds).toBeGreaterThan(3);
     expect(shown.image_urls).toEqual([]);
 
@@ -463,5 +464,57 @@ describe('private mode keeps nothing', () => {
     expect((await camerasOf(a.t, aliceId)).find((c) => c.name === 'Bedroom')?.lastActivityAt).toBeNull();
     const after = (await countersOf(a.t, aliceId)).find((c) => c.reason === 'private_mode')?.count ?? 0;
     expect(after - before).toBe(2);
+  });
+});
+
+describe('a server whose media tools cannot run', () => {
+  let b: ActivitiesTestApp;
+  let carol: TestUser;
+  let carolId: string;
+  beforeAll(async () => {
+    b = await startActivitiesApp(
+      { FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' },
+      { analysis: false },
+    );
+    carol = await signUp(b.t);
+    carolId = await userIdOf(b.t, carol);
+  });
+  afterAll(async () => b.t.close());
+
+  it('still makes the clip an activity, playable as sent and marked "processing unavailable"', async () => {
+    const up = await plantUpload(b, carolId, video('Garage', at(moment(), 0)));
+    expect(await b.t.app.activities.processUpload(up.id)).toBe('created');
+    expect(await uploadRow(b.t, up.id)).toMatchObject({ status: 'processed' });
+    expect(await b.storage.exists(up.storageKey)).toBe(false);
+
+    const [row] = await activitiesOf(b.t, carolId);
+    const res = await b.t.app.inject({
+      method: 'GET',
+      url: `/api/users/activities/${row!.id}`,
+      headers: carol.auth,
+    });
+    const shown = res.json<{ data: Activity }>().data;
+    expect(shown).toMatchObject({
+      media_kind: 'video',
+      processing_status: 'unavailable',
+      hls_url: null,
+      thumbnail_image_url: null,
+    });
+    const download = await fetchMedia(b.t, shown.video_url);
+    expect(download.headers['content-type']).toBe('video/mp4');
+    expect(download.rawPayload.equals(clip)).toBe(true);
+    expect(await analyseJobsFor(b.t, row!.id)).toBe(1);
+  });
+
+  it('says in /readyz which tool is missing, while staying ready for everything else', async () => {
+    const res = await b.t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json<{
+      data: { status: string; media_tools: Record<string, { path: string; error: string | null }> };
+    }>();
+    expect(data.status).toBe('degraded');
+    expect(data.media_tools.ffmpeg).toMatchObject({ path: '/nonexistent/ffmpeg' });
+    expect(data.media_tools.ffmpeg!.error).toContain('was not found');
+    expect(data.media_tools.ffprobe!.error).toContain('was not found');
   });
 });

@@ -51,6 +51,8 @@ export function createActivityRenderer(deps: ActivityRendererDeps) {
       height: sized?.height ?? null,
       aspect_ratio: sized ? Math.round((sized.width / sized.height) * 10_000) / 10_000 : null,
       duration_seconds: row.durationSeconds === null ? null : Math.round(row.durationSeconds * 100) / 100,
+      // A clip is only ever stored without its HLS when ffmpeg could not run (activities.media.ts).
+      processing_status: row.videoKey && !row.hlsKey ? 'unavailable' : 'processed',
       objects: row.objects.map(({ kind, label, score }) => ({ kind, label, score })),
       recognised_memories: row.recognised.map(({ category, memory_uuid, name }) => ({
         category,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger.js';
-import { UnreadableClipError } from '../media/ffmpeg.js';
+import { MediaToolMissingError, UnreadableClipError } from '../media/ffmpeg.js';
 import { clipFrameCount, createActivityFrames, pickSnapshots } from './activity-frames.js';
 import type { ActivityRow } from './ai.repository.js';
 
@@ -43,6 +43,7 @@ describe('frames of an activity', () => {
       storage: storageOf({ 'k/1.jpg': 'one', 'k/3.jpg': 'three' }),
       extractFrames: async () => [],
       maxBytes: 1024,
+      onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
     const got = await frames.load(activity({ imageKeys: ['k/1.jpg', 'k/2.jpg', 'k/3.jpg'] }));
@@ -60,6 +61,7 @@ describe('frames of an activity', () => {
         return Array.from({ length: count }, (_, i) => Buffer.from(`${String(video)}-${i}`));
       },
       maxBytes: 1024,
+      onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
     expect((await working.load(clip)).map(String)).toEqual(['clip-0', 'clip-1', 'clip-2', 'clip-3']);
@@ -71,9 +73,27 @@ describe('frames of an activity', () => {
         throw new UnreadableClipError('no frames');
       },
       maxBytes: 1024,
+      onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
     expect((await broken.load(clip)).map(String)).toEqual(['poster']);
+  });
+
+  it('looks at the poster when ffmpeg cannot run, and reports the missing tool instead of failing', async () => {
+    const reported: string[] = [];
+    const frames = createActivityFrames({
+      storage: storageOf({ 'k/clip.mp4': 'clip', 'k/poster.jpg': 'poster' }),
+      extractFrames: async () => {
+        throw new MediaToolMissingError('/nowhere/ffmpeg', 'was not found');
+      },
+      maxBytes: 1024,
+      onToolMissing: (err) => void reported.push(err.tool),
+      log: createLogger('silent'),
+    });
+    const clip = activity({ videoKey: 'k/clip.mp4', thumbnailKey: 'k/poster.jpg' });
+    expect((await frames.load(clip)).map(String)).toEqual(['poster']);
+    expect(await frames.load(activity({ videoKey: 'k/clip.mp4' }))).toEqual([]);
+    expect(reported).toEqual(['/nowhere/ffmpeg', '/nowhere/ffmpeg']);
   });
 
   it('does not read media larger than the ingest allows', async () => {
@@ -81,6 +101,7 @@ describe('frames of an activity', () => {
       storage: storageOf({ 'k/big.jpg': 'x'.repeat(100) }),
       extractFrames: async () => [],
       maxBytes: 10,
+      onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
     expect(await frames.load(activity({ imageKeys: ['k/big.jpg'] }))).toEqual([]);

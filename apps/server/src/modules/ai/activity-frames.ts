@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Logger } from '../../platform/logger.js';
-import { UnreadableClipError } from '../media/ffmpeg.js';
+import { MediaToolMissingError, UnreadableClipError } from '../media/ffmpeg.js';
 import type { ActivityRow } from './ai.repository.js';
 import type { ActivityFrames } from './analysis.service.js';
 
@@ -11,6 +11,8 @@ export interface ActivityFramesDeps {
   extractFrames(video: Buffer, count: number): Promise<Buffer[]>;
   /** Nothing larger is read (the ingest never stores larger: INGEST_MAX_BYTES). */
   maxBytes: number;
+  /** ffmpeg cannot run: the activity is looked at through its poster if it has one (warned once, not per clip). */
+  onToolMissing: (err: MediaToolMissingError) => void;
   log: Logger;
 }
 
@@ -67,8 +69,10 @@ export function createActivityFrames(deps: ActivityFramesDeps): ActivityFrames {
       try {
         return await deps.extractFrames(clip, clipFrameCount(a.durationSeconds));
       } catch (err) {
-        if (!(err instanceof UnreadableClipError)) throw err;
-        log.warn({ err, activityId: a.id }, 'no frames could be read from the clip; looking at its poster');
+        if (err instanceof MediaToolMissingError) deps.onToolMissing(err);
+        else if (err instanceof UnreadableClipError)
+          log.warn({ err, activityId: a.id }, 'no frames could be read from the clip; looking at its poster');
+        else throw err;
       }
     // The poster was cut from the clip when it arrived; it still shows the moment.
     const poster = a.thumbnailKey ? await read(a.thumbnailKey) : undefined;

@@ -3,18 +3,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasFfmpeg } from '../../../test/clips.js';
+import { FFMPEG, hasFfmpeg } from '../../../test/clips.js';
 import { jpegWithLocation, png } from '../../../test/images.js';
 import { bufferSource, sniffFile, sniffMedia, type SniffResult } from './media-sniff.js';
 
 const sniff = (buf: Buffer): Promise<SniffResult> => sniffMedia(bufferSource(buf));
 const dir = mkdtempSync(join(tmpdir(), 'hs-sniff-'));
 
-/** A short testsrc clip from the system ffmpeg in the given container and codec. */
+/** A short testsrc clip from ffmpeg in the given container and codec. */
 function clip(name: string, args: string[]): Buffer {
   const out = join(dir, name);
   const r = spawnSync(
-    'ffmpeg',
+    FFMPEG,
     ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '1']
       .concat(args)
       .concat(['-y', out]),
@@ -128,7 +128,7 @@ describe.skipIf(!hasFfmpeg())('media sniffing: clips', () => {
 
   it('refuses an MP4 with no video track', async () => {
     const out = join(dir, 'audio.mp4');
-    const r = spawnSync('ffmpeg', [
+    const r = spawnSync(FFMPEG, [
       ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '1'],
       ...['-c:a', 'aac', '-y', out],
     ]);

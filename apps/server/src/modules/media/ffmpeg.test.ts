@@ -3,17 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { hasFfmpeg, hasX265, makeClip } from '../../../test/clips.js';
+import { FFMPEG, FFPROBE, hasFfmpeg, hasX265, makeClip } from '../../../test/clips.js';
 import { fixturePath } from '../../../test/fixtures.js';
-import { createFfmpeg, HLS_PLAYLIST, MediaToolError, POSTER_EDGE, UnreadableClipError } from './ffmpeg.js';
+import {
+  createFfmpeg,
+  HLS_PLAYLIST,
+  MediaToolError,
+  MediaToolMissingError,
+  POSTER_EDGE,
+  UnreadableClipError,
+} from './ffmpeg.js';
 
-const ffmpeg = createFfmpeg({
-  ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg',
-  ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe',
-});
+const ffmpeg = createFfmpeg({ ffmpegPath: FFMPEG, ffprobePath: FFPROBE });
 const outDir = () => mkdtempSync(join(tmpdir(), 'hs-hls-'));
 const x265 = hasX265();
-if (!x265) console.warn('the system ffmpeg has no libx265: the H.265 clip cases are skipped');
+if (!x265) console.warn('this ffmpeg has no libx265: the H.265 clip cases are skipped');
 
 /** The playlist's media lines (segments) and the init segment it maps. */
 function playlistFiles(dir: string) {
@@ -115,7 +119,7 @@ describe.runIf(hasFfmpeg())('ffmpeg', () => {
   it('says clearly when the binary is missing (a setup problem, not the file’s)', async () => {
     const missing = createFfmpeg({ ffprobePath: '/nonexistent/ffprobe' });
     const err = await missing.probe('/tmp/x.mp4').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MediaToolError);
+    expect(err).toBeInstanceOf(MediaToolMissingError);
     expect((err as Error).message).toContain('FFMPEG_PATH');
   });
 

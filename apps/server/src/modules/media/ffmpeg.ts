@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { resolveMediaTool } from './tool-paths.js';
 
 /**
- * Clips through the system ffmpeg and ffprobe (DESIGN.md: found on PATH, or FFMPEG_PATH / FFPROBE_PATH).
+ * Clips through ffmpeg and ffprobe (tool-paths.ts: the npm packages' static builds, or FFMPEG_PATH /
+ * FFPROBE_PATH).
  * Every call spawns the binary with an argument array (no shell, so no file name is ever interpreted), is
  * killed after a timeout, and on failure carries the tail of ffmpeg's stderr for the log.
  */
@@ -33,6 +35,26 @@ export interface HlsResult {
 
 /** The file is not a clip ffmpeg can read (no video stream, damaged, truncated to nothing…). */
 export class UnreadableClipError extends Error {}
+
+/**
+ * ffmpeg or ffprobe could not be started at all (missing, not executable): no retry helps until it is
+ * installed; processing keeps what it can without it (see tools.ts).
+ */
+export class MediaToolMissingError extends Error {
+  constructor(
+    readonly tool: string,
+    readonly reason: string,
+  ) {
+    super(`${tool} ${reason}; run npm ci, or set FFMPEG_PATH and FFPROBE_PATH to working binaries`);
+  }
+}
+
+/** The error a failed spawn of `bin` becomes: a missing binary is told apart from other start failures. */
+export function startFailure(bin: string, err: NodeJS.ErrnoException): Error {
+  if (err.code === 'ENOENT') return new MediaToolMissingError(bin, 'was not found');
+  if (err.code === 'EACCES') return new MediaToolMissingError(bin, 'is not executable');
+  return new MediaToolError(`${bin} could not start`, '', { cause: err });
+}
 
 /** ffmpeg or ffprobe failed or hung for a reason that may not be the file's (missing binary, timeout). */
 export class MediaToolError extends Error {
@@ -100,11 +122,7 @@ function run(bin: string, args: string[], timeoutMs: number): Promise<RunResult>
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(
-        err.code === 'ENOENT'
-          ? new MediaToolError(`${bin} was not found; install ffmpeg or set FFMPEG_PATH and FFPROBE_PATH`)
-          : new MediaToolError(`${bin} could not start`, '', { cause: err }),
-      );
+      reject(startFailure(bin, err));
     });
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -142,8 +160,8 @@ function isBrowserSafeH264(info: ClipInfo): boolean {
 }
 
 export function createFfmpeg(options: FfmpegOptions = {}) {
-  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
-  const ffprobe = options.ffprobePath ?? 'ffprobe';
+  const ffmpeg = options.ffmpegPath ?? resolveMediaTool('ffmpeg').path;
+  const ffprobe = options.ffprobePath ?? resolveMediaTool('ffprobe').path;
   const quickTimeoutMs = options.quickTimeoutMs ?? 20_000;
   const hlsTimeoutMs = options.hlsTimeoutMs ?? 180_000;
 

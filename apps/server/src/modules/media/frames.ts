@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaToolError, UnreadableClipError } from './ffmpeg.js';
+import { MediaToolError, UnreadableClipError, startFailure } from './ffmpeg.js';
+import { resolveMediaTool } from './tool-paths.js';
 
 /**
  * Still frames of a clip for the vision engine: `count` JPEGs spread evenly over the clip, each from the
  * middle of its slice of time (so neither the empty first frame of a motion clip nor a black last one),
- * through the system ffmpeg (`FFMPEG_PATH`). One decoding pass for all frames.
+ * through ffmpeg (tool-paths.ts). One decoding pass for all frames.
  */
 
 export interface FrameOptions {
@@ -35,11 +36,7 @@ function run(
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(
-        err.code === 'ENOENT'
-          ? new MediaToolError(`${bin} was not found; install ffmpeg or set FFMPEG_PATH`)
-          : new MediaToolError(`${bin} could not start`, '', { cause: err }),
-      );
+      reject(startFailure(bin, err));
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
@@ -70,7 +67,7 @@ export async function extractFrames(
   options: FrameOptions = {},
 ): Promise<Buffer[]> {
   if (!Number.isInteger(count) || count < 1 || count > 30) throw new RangeError('count must be 1..30');
-  const ffmpeg = options.ffmpegPath ?? process.env.FFMPEG_PATH ?? 'ffmpeg';
+  const ffmpeg = options.ffmpegPath ?? resolveMediaTool('ffmpeg').path;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxEdge = options.maxEdge ?? 1920;
   const dir = await mkdtemp(join(tmpdir(), 'hs-frames-'));

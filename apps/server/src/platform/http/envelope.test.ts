@@ -88,7 +88,14 @@ describe('health', () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({
       success: true,
-      data: { status: 'ready' },
+      data: {
+        status: 'ready',
+        // The ffmpeg and ffprobe that `npm ci` installs, with the versions they report.
+        media_tools: {
+          ffmpeg: { path: expect.stringContaining('ffmpeg'), version: expect.any(String), error: null },
+          ffprobe: { path: expect.stringContaining('ffprobe'), version: expect.any(String), error: null },
+        },
+      },
     });
   });
 });

@@ -58,6 +58,9 @@ export function ActivityItem({
           <time dateTime={activity.date_time_utc}>{when}</time>
         </p>
         {description ? <p className="mt-1 text-sm text-slate-300">{description}</p> : null}
+        {activity.processing_status === 'unavailable' ? (
+          <p className="mt-1 text-xs font-medium text-amber-300">{t('past.processingUnavailable')}</p>
+        ) : null}
         {!description ? (
           <p className="mt-1 text-sm text-slate-400">
             {t(isClip ? 'past.clip' : 'past.snapshots', { count: extraImages })}

@@ -46,6 +46,15 @@ export function ActivityViewer({
           </div>
           {clip ? (
             <>
+              {activity.processing_status === 'unavailable' ? (
+                <p
+                  role="note"
+                  className="mb-3 rounded-lg bg-amber-950/60 p-3 text-sm text-amber-100 ring-1 ring-amber-800"
+                >
+                  <strong className="font-semibold">{t('past.processingUnavailable')}.</strong>{' '}
+                  {t('past.processingUnavailableText')}
+                </p>
+              ) : null}
               <VideoPlayer
                 autoPlay
                 video={{
