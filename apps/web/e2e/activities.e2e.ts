@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launch, mailedLink, MOBILE, openPage, seriousViolations, uniqueEmail } from './browser';
@@ -28,11 +30,22 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A 3 s H.264 clip and a JPEG snapshot, made by the system ffmpeg (what a camera would send). */
+/**
+ * `FFMPEG_PATH`, else the static ffmpeg the server under test uses: @ffmpeg-installer/ffmpeg, a dependency
+ * of apps/server (so resolved from there), which keeps this suite free of a system ffmpeg.
+ */
+function ffmpegPath(): string {
+  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
+  const serverRequire = createRequire(fileURLToPath(new URL('../../server/package.json', import.meta.url)));
+  return (serverRequire('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+}
+
+/** A 3 s H.264 clip and a JPEG snapshot, made by ffmpeg (what a camera would send). */
 function cameraMedia() {
   const dir = mkdtempSync(path.join(tmpdir(), 'hs-e2e-media-'));
+  const bin = ffmpegPath();
   const ffmpeg = (args: string[]) => {
-    const r = spawnSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', ...args]);
+    const r = spawnSync(bin, ['-hide_banner', '-loglevel', 'error', ...args]);
     if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr.toString()}`);
   };
   const source = ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25'];

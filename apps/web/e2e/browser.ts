@@ -3,21 +3,10 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+export async function launch(): Promise<Browser> {
+  return chromium.launch(await chromiumLaunchOptions());
 }
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -91,8 +80,17 @@ export async function verifyByMail(page: Page, dataDir: string, email: string): 
   await page.waitForURL('**/highlights');
 }
 
-/** axe's serious and critical violations on the page, as readable lines (an empty list passes). */
+/**
+ * axe's serious and critical violations on the page, as readable lines (an empty list passes). It waits for
+ * CSS transitions and finite animations to end first: axe blends colours with the opacity of the moment, so a
+ * toast fading in, or fading behind a newer one, fails colour contrast at a frame nobody reads.
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
