@@ -9,13 +9,12 @@ import { activityUuidParamsSchema } from './ai.js';
 import { cameraNameParamsSchema } from './cameras.js';
 import { defineEndpoints } from './endpoint.js';
 import { okEnvelope } from './envelope.js';
+import { apiRoutes } from './routes.runtime.js';
 
 /** Camera events (issue "Camera event ingest"): the activities list, one activity, a camera's history. */
 export const activitiesEndpoints = defineEndpoints({
   listActivities: {
-    method: 'GET',
-    path: '/api/users/activities',
-    access: 'verified',
+    ...apiRoutes.listActivities,
     summary: 'Activities (camera events), newest first, by camera, property and time; media as signed URLs',
     tags: ['activities'],
     query: listActivitiesQuerySchema,
@@ -26,18 +25,14 @@ export const activitiesEndpoints = defineEndpoints({
     }),
   },
   getActivity: {
-    method: 'GET',
-    path: '/api/users/activities/:activity_uuid',
-    access: 'verified',
+    ...apiRoutes.getActivity,
     summary: 'One activity with signed media URLs',
     tags: ['activities'],
     params: activityUuidParamsSchema,
     response: okEnvelope(activitySchema),
   },
   deleteCameraHistory: {
-    method: 'DELETE',
-    path: '/api/users/cameras/:name/activities',
-    access: 'verified',
+    ...apiRoutes.deleteCameraHistory,
     summary: "Delete a camera's history: every activity of the camera and its media",
     tags: ['activities'],
     params: cameraNameParamsSchema,

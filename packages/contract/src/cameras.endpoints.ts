@@ -16,6 +16,7 @@ import {
 import { defineEndpoints } from './endpoint.js';
 import { messageEnvelope, okEnvelope } from './envelope.js';
 import { MESSAGES } from './messages.js';
+import { apiRoutes } from './routes.runtime.js';
 import { z } from 'zod';
 
 const camera = okEnvelope(cameraSchema);
@@ -24,18 +25,14 @@ const site = okEnvelope(siteSchema);
 /** Spec §7 "Cameras" and "Sites". */
 export const camerasEndpoints = defineEndpoints({
   listCameras: {
-    method: 'GET',
-    path: '/api/users/cameras',
-    access: 'verified',
+    ...apiRoutes.listCameras,
     summary: 'Cameras of the signed-in user (removed ones hidden), sorted by name; no camera logins',
     tags: ['cameras'],
     response: okEnvelope(z.array(cameraSchema)),
     failureMessage: MESSAGES.loadCamerasFailed,
   },
   addCamera: {
-    method: 'POST',
-    path: '/api/users/cameras',
-    access: 'verified',
+    ...apiRoutes.addCamera,
     summary: 'Add a camera; its name is unique per user (case-insensitive)',
     tags: ['cameras'],
     body: addCameraRequestSchema,
@@ -43,18 +40,14 @@ export const camerasEndpoints = defineEndpoints({
     successStatus: 201,
   },
   getCamera: {
-    method: 'GET',
-    path: '/api/users/cameras/:name',
-    access: 'verified',
+    ...apiRoutes.getCamera,
     summary: "One camera with its own login (the owner's detail view)",
     tags: ['cameras'],
     params: cameraNameParamsSchema,
     response: okEnvelope(cameraDetailSchema),
   },
   updateCamera: {
-    method: 'POST',
-    path: '/api/users/update-camera',
-    access: 'verified',
+    ...apiRoutes.updateCamera,
     summary: 'Change a camera: settings are merged; removed_date_time_utc removes it (soft)',
     tags: ['cameras'],
     body: updateCameraRequestSchema,
@@ -62,9 +55,7 @@ export const camerasEndpoints = defineEndpoints({
     failureMessage: MESSAGES.updateCameraSettingsFailed,
   },
   updateCameraSettings: {
-    method: 'PUT',
-    path: '/api/cameras/:name/settings',
-    access: 'verified',
+    ...apiRoutes.updateCameraSettings,
     summary: "Merge a camera's settings (notes, private mode, mute, facial recognition, login)",
     tags: ['cameras'],
     params: cameraNameParamsSchema,
@@ -73,36 +64,28 @@ export const camerasEndpoints = defineEndpoints({
     failureMessage: MESSAGES.updateCameraSettingsFailed,
   },
   renameCamera: {
-    method: 'POST',
-    path: '/api/users/update-camera-name',
-    access: 'verified',
+    ...apiRoutes.renameCamera,
     summary: 'Rename a camera; its activities and settings follow the new name',
     tags: ['cameras'],
     body: renameCameraRequestSchema,
     response: camera,
   },
   associateCameraSite: {
-    method: 'POST',
-    path: '/api/users/cameras/site-association',
-    access: 'verified',
+    ...apiRoutes.associateCameraSite,
     summary: 'Put a camera into a property (site_uuid null: no property)',
     tags: ['cameras'],
     body: cameraSiteAssociationRequestSchema,
     response: camera,
   },
   getCameraUploadCredentials: {
-    method: 'GET',
-    path: '/api/users/camera-email-credentials',
-    access: 'verified',
+    ...apiRoutes.getCameraUploadCredentials,
     summary: 'The FTP and email login cameras upload with (created on first call)',
     tags: ['cameras'],
     response: okEnvelope(cameraUploadCredentialsSchema),
     failureMessage: MESSAGES.loadCameraCredentialsFailed,
   },
   regenerateCameraUploadCredentials: {
-    method: 'POST',
-    path: '/api/users/generate-new-camera-email-credentials',
-    access: 'verified',
+    ...apiRoutes.regenerateCameraUploadCredentials,
     summary: 'Replace the upload password (the old one stops working at once)',
     tags: ['cameras'],
     response: okEnvelope(cameraUploadCredentialsSchema),
@@ -110,18 +93,14 @@ export const camerasEndpoints = defineEndpoints({
   },
 
   listSites: {
-    method: 'GET',
-    path: '/api/users/sites',
-    access: 'verified',
+    ...apiRoutes.listSites,
     summary: 'Properties of the signed-in user (removed ones hidden), sorted by name',
     tags: ['sites'],
     response: okEnvelope(z.array(siteSchema)),
     failureMessage: MESSAGES.loadSitesFailed,
   },
   createSite: {
-    method: 'POST',
-    path: '/api/users/sites',
-    access: 'verified',
+    ...apiRoutes.createSite,
     summary: 'Create a property',
     tags: ['sites'],
     body: siteRequestSchema,
@@ -129,9 +108,7 @@ export const camerasEndpoints = defineEndpoints({
     successStatus: 201,
   },
   renameSite: {
-    method: 'PUT',
-    path: '/api/users/sites/:siteUuid',
-    access: 'verified',
+    ...apiRoutes.renameSite,
     summary: 'Rename a property',
     tags: ['sites'],
     params: siteParamsSchema,
@@ -139,18 +116,14 @@ export const camerasEndpoints = defineEndpoints({
     response: site,
   },
   deleteSite: {
-    method: 'DELETE',
-    path: '/api/users/sites/:siteUuid',
-    access: 'verified',
+    ...apiRoutes.deleteSite,
     summary: 'Remove a property (soft); its cameras are left without a property',
     tags: ['sites'],
     params: siteParamsSchema,
     response: site,
   },
   associateAllMemories: {
-    method: 'POST',
-    path: '/api/users/sites/:siteUuid/associate-all-memories',
-    access: 'verified',
+    ...apiRoutes.associateAllMemories,
     summary: 'Associate every existing memory with the property',
     tags: ['sites'],
     params: siteParamsSchema,

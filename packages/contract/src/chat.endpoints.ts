@@ -10,13 +10,12 @@ import { defineEndpoints } from './endpoint.js';
 import { okEnvelope, paginationSchema } from './envelope.js';
 import { MESSAGES } from './messages.js';
 import { realtimeNegotiateQuerySchema, realtimeNegotiateResponseSchema } from './realtime.js';
+import { apiRoutes } from './routes.runtime.js';
 
 /** Spec §7 "Chat and highlights", the realtime negotiate call, and the operator's agent message. */
 export const chatEndpoints = defineEndpoints({
   getConversationHistory: {
-    method: 'GET',
-    path: '/api/users/conversation-history',
-    access: 'verified',
+    ...apiRoutes.getConversationHistory,
     summary: 'Chat history: page 1 is the newest messages, each page in ascending time order',
     tags: ['chat'],
     query: conversationHistoryQuerySchema,
@@ -28,9 +27,7 @@ export const chatEndpoints = defineEndpoints({
     failureMessage: MESSAGES.loadConversationHistoryFailed,
   },
   sendMessage: {
-    method: 'POST',
-    path: '/api/users/messages',
-    access: 'verified',
+    ...apiRoutes.sendMessage,
     summary: "Store the user's chat message; the home sitter answers over realtime",
     tags: ['chat'],
     body: sendMessageRequestSchema,
@@ -39,9 +36,7 @@ export const chatEndpoints = defineEndpoints({
     failureMessage: MESSAGES.sendMessageFailed,
   },
   getActivitySummaries: {
-    method: 'GET',
-    path: '/api/users/activity-summaries',
-    access: 'verified',
+    ...apiRoutes.getActivitySummaries,
     summary: "Highlights of one day in the user's time zone: the daily summary first, then hourly ones",
     tags: ['highlights'],
     query: activitySummariesQuerySchema,
@@ -49,18 +44,14 @@ export const chatEndpoints = defineEndpoints({
     failureMessage: MESSAGES.fetchActivitySummaryFailed,
   },
   realtimeNegotiate: {
-    method: 'POST',
-    path: '/api/realtime/negotiate',
-    access: 'verified',
+    ...apiRoutes.realtimeNegotiate,
     summary: 'The realtime hub url and a 5-minute access token for this user only (SignalR redirect)',
     tags: ['realtime'],
     query: realtimeNegotiateQuerySchema,
     response: realtimeNegotiateResponseSchema,
   },
   adminPostAgentMessage: {
-    method: 'POST',
-    path: '/api/admin/chat/agent-message',
-    access: 'admin',
+    ...apiRoutes.adminPostAgentMessage,
     summary: "Post a message from the home sitter into a user's chat (operator announcements, tests)",
     tags: ['admin'],
     body: z.strictObject({

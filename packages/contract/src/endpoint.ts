@@ -1,21 +1,8 @@
 import type { z } from 'zod';
+import type { ApiRoute, ApiRouteName, ApiRoutes } from './routes.runtime.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/**
- * Who may call an endpoint:
- * - `public`: anyone;
- * - `bearer`: a valid ID token;
- * - `verified`: a valid ID token whose email is verified (or exempt);
- * - `admin`: the operator's admin token (`npm run admin`).
- */
-export type EndpointAccess = 'public' | 'bearer' | 'verified' | 'admin';
-
-export interface Endpoint {
-  method: HttpMethod;
-  /** Fastify-style path with `:param` segments. */
-  path: string;
-  access: EndpointAccess;
+/** One call of the API: its route (method, path, access) and what it takes and answers. */
+export interface Endpoint extends ApiRoute {
   summary: string;
   tags: readonly string[];
   params?: z.ZodType;
@@ -28,8 +15,13 @@ export interface Endpoint {
   failureMessage?: string;
 }
 
-/** Keeps literal types while checking the shape. */
-export function defineEndpoints<const T extends Record<string, Endpoint>>(endpoints: T): T {
+/**
+ * Keeps literal types while checking the shape. Each endpoint is named after its entry in the route table
+ * and carries that entry's method, path and access unchanged (spread it: `...apiRoutes.signIn`).
+ */
+export function defineEndpoints<
+  const T extends { [K in keyof T]: K extends ApiRouteName ? Endpoint & ApiRoutes[K] : never },
+>(endpoints: T): T {
   return endpoints;
 }
 

@@ -13,12 +13,13 @@ import { activitiesEndpoints } from './activities.endpoints.js';
 import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
-import { defineEndpoints } from './endpoint.js';
+import { defineEndpoints, type Endpoint } from './endpoint.js';
 import { ingestEndpoints } from './ingest.endpoints.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { memoriesEndpoints } from './memories.endpoints.js';
 import { MESSAGES } from './messages.js';
 import { notificationsEndpoints } from './notifications.endpoints.js';
+import { apiRoutes, type ApiRouteName } from './routes.runtime.js';
 import {
   createUserRequestSchema,
   pushTokenRefRequestSchema,
@@ -42,15 +43,16 @@ import { z } from 'zod';
 
 const profile = okEnvelope(userProfileSchema);
 
-/** Every endpoint of spec §7 served so far, plus the identity provider's own. */
+/**
+ * Every endpoint of spec §7 served so far, plus the identity provider's own: one for each entry of the route
+ * table (`satisfies` below), each with that entry's method, path and access (`defineEndpoints`).
+ */
 export const endpoints = defineEndpoints({
   ...camerasEndpoints,
   ...ingestEndpoints,
   // Identity provider (stands in for the spec's federated provider)
   signUp: {
-    method: 'POST',
-    path: '/api/auth/sign-up',
-    access: 'public',
+    ...apiRoutes.signUp,
     summary: 'Create an identity account and mail the verification link',
     tags: ['auth'],
     body: signUpRequestSchema,
@@ -58,9 +60,7 @@ export const endpoints = defineEndpoints({
     successStatus: 201,
   },
   signIn: {
-    method: 'POST',
-    path: '/api/auth/sign-in',
-    access: 'public',
+    ...apiRoutes.signIn,
     summary: 'Sign in with email and password',
     tags: ['auth'],
     body: signInRequestSchema,
@@ -68,54 +68,42 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.authenticationFailed,
   },
   refreshToken: {
-    method: 'POST',
-    path: '/api/auth/token',
-    access: 'public',
+    ...apiRoutes.refreshToken,
     summary: 'Exchange a refresh token for a new ID token and a rotated refresh token',
     tags: ['auth'],
     body: refreshTokenRequestSchema,
     response: authSessionSchema,
   },
   signOut: {
-    method: 'POST',
-    path: '/api/auth/sign-out',
-    access: 'public',
+    ...apiRoutes.signOut,
     summary: 'Revoke a refresh token',
     tags: ['auth'],
     body: refreshTokenRequestSchema,
     response: successOnlySchema,
   },
   sendVerificationEmail: {
-    method: 'POST',
-    path: '/api/auth/send-verification-email',
-    access: 'bearer',
+    ...apiRoutes.sendVerificationEmail,
     summary: 'Send the verification mail again (once a minute)',
     tags: ['auth'],
     response: okEnvelope(resendVerificationSchema),
     failureMessage: MESSAGES.sendVerificationEmailFailed,
   },
   verifyEmail: {
-    method: 'POST',
-    path: '/api/auth/verify-email',
-    access: 'public',
+    ...apiRoutes.verifyEmail,
     summary: 'Mark the email verified with the code from the mailed link',
     tags: ['auth'],
     body: verifyEmailRequestSchema,
     response: okEnvelope(emailVerificationStatusSchema),
   },
   forgotPassword: {
-    method: 'POST',
-    path: '/api/auth/forgot-password',
-    access: 'public',
+    ...apiRoutes.forgotPassword,
     summary: 'Mail a password-reset link (always answers 200)',
     tags: ['auth'],
     body: forgotPasswordRequestSchema,
     response: successOnlySchema,
   },
   resetPassword: {
-    method: 'POST',
-    path: '/api/auth/reset-password',
-    access: 'public',
+    ...apiRoutes.resetPassword,
     summary: 'Set a new password with the mailed code; signs out every session',
     tags: ['auth'],
     body: resetPasswordRequestSchema,
@@ -125,17 +113,13 @@ export const endpoints = defineEndpoints({
 
   // Sign-up gate
   signupStatus: {
-    method: 'GET',
-    path: '/api/signup/status',
-    access: 'public',
+    ...apiRoutes.signupStatus,
     summary: 'Whether new accounts may be created',
     tags: ['signup'],
     response: okEnvelope(signupStatusSchema),
   },
   joinWaitlist: {
-    method: 'POST',
-    path: '/api/signup/waitlist',
-    access: 'public',
+    ...apiRoutes.joinWaitlist,
     summary: 'Put an email on the waitlist (idempotent)',
     tags: ['signup'],
     body: waitlistRequestSchema,
@@ -145,9 +129,7 @@ export const endpoints = defineEndpoints({
 
   // User (§7 "User")
   createUser: {
-    method: 'POST',
-    path: '/api/users',
-    access: 'bearer',
+    ...apiRoutes.createUser,
     summary: 'Create the profile of the signed-in identity (idempotent)',
     tags: ['users'],
     body: createUserRequestSchema,
@@ -156,18 +138,14 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.createUserFailed,
   },
   getProfile: {
-    method: 'GET',
-    path: '/api/users/profile',
-    access: 'bearer',
+    ...apiRoutes.getProfile,
     summary: 'The profile of the signed-in user',
     tags: ['users'],
     response: profile,
     failureMessage: MESSAGES.loadUserDataFailed,
   },
   updateGlobalPrivacyMode: {
-    method: 'POST',
-    path: '/api/users/update-global-privacy-mode',
-    access: 'verified',
+    ...apiRoutes.updateGlobalPrivacyMode,
     summary: 'Turn private mode on or off for every camera',
     tags: ['users'],
     body: updateGlobalPrivacyModeRequestSchema,
@@ -175,18 +153,14 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updatePrivacyModeFailed,
   },
   getUserSettings: {
-    method: 'GET',
-    path: '/api/users/settings',
-    access: 'verified',
+    ...apiRoutes.getUserSettings,
     summary: 'User settings',
     tags: ['users'],
     response: okEnvelope(userSettingsSchema),
     failureMessage: MESSAGES.getUserSettingsFailed,
   },
   updateUserSettings: {
-    method: 'PUT',
-    path: '/api/users/settings',
-    access: 'verified',
+    ...apiRoutes.updateUserSettings,
     summary: 'Turn facial recognition on or off (records consent when turned on)',
     tags: ['users'],
     body: updateUserSettingsRequestSchema,
@@ -194,18 +168,14 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updateFacialRecognitionFailed,
   },
   deleteUser: {
-    method: 'DELETE',
-    path: '/api/users',
-    access: 'verified',
+    ...apiRoutes.deleteUser,
     summary: 'Delete the account, its identity and everything it owns',
     tags: ['users'],
     response: successOnlySchema,
     failureMessage: MESSAGES.deleteUserFailed,
   },
   updateNotifications: {
-    method: 'POST',
-    path: '/api/users/notifications',
-    access: 'verified',
+    ...apiRoutes.updateNotifications,
     summary: 'All notifications on or off',
     tags: ['users'],
     body: updateNotificationsRequestSchema,
@@ -213,9 +183,7 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updateNotificationsFailed,
   },
   updateNotificationPreferences: {
-    method: 'POST',
-    path: '/api/users/notification-preferences',
-    access: 'verified',
+    ...apiRoutes.updateNotificationPreferences,
     summary: 'Push and SMS/MMS on or off',
     tags: ['users'],
     body: updateNotificationPreferencesRequestSchema,
@@ -223,9 +191,7 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updateNotificationPreferencesFailed,
   },
   updatePersonalInfo: {
-    method: 'POST',
-    path: '/api/users/personal-info',
-    access: 'verified',
+    ...apiRoutes.updatePersonalInfo,
     summary: 'Name, phone number and time zone',
     tags: ['users'],
     body: updatePersonalInfoRequestSchema,
@@ -233,9 +199,7 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updatePersonalInfoFailed,
   },
   updatePreferredLanguage: {
-    method: 'POST',
-    path: '/api/users/preferred-language',
-    access: 'verified',
+    ...apiRoutes.updatePreferredLanguage,
     summary: 'Language of the app, mails and the home sitter',
     tags: ['users'],
     body: updatePreferredLanguageRequestSchema,
@@ -243,9 +207,7 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updatePreferredLanguageFailed,
   },
   updateAmnesiaMode: {
-    method: 'POST',
-    path: '/api/users/update-amnesia-mode',
-    access: 'verified',
+    ...apiRoutes.updateAmnesiaMode,
     summary: 'Amnesia mode: alerts still go out, nothing new is kept',
     tags: ['users'],
     body: updateAmnesiaModeRequestSchema,
@@ -253,27 +215,21 @@ export const endpoints = defineEndpoints({
     failureMessage: MESSAGES.updateAmnesiaModeFailed,
   },
   registerPushToken: {
-    method: 'POST',
-    path: '/api/users/push-notification-token',
-    access: 'verified',
+    ...apiRoutes.registerPushToken,
     summary: 'Register (or re-enable) a device push token',
     tags: ['users'],
     body: registerPushTokenRequestSchema,
     response: okEnvelope(pushTokenSchema),
   },
   disablePushToken: {
-    method: 'POST',
-    path: '/api/users/push-notification-token/disable',
-    access: 'verified',
+    ...apiRoutes.disablePushToken,
     summary: 'Stop pushing to a device token',
     tags: ['users'],
     body: pushTokenRefRequestSchema,
     response: okEnvelope(pushTokenSchema),
   },
   verifyPushToken: {
-    method: 'POST',
-    path: '/api/users/verify-push-token',
-    access: 'verified',
+    ...apiRoutes.verifyPushToken,
     summary: 'Whether a device token is registered and enabled for this user',
     tags: ['users'],
     body: pushTokenRefRequestSchema,
@@ -282,18 +238,14 @@ export const endpoints = defineEndpoints({
 
   // Operator (npm run admin)
   adminSetSignup: {
-    method: 'POST',
-    path: '/api/admin/signup',
-    access: 'admin',
+    ...apiRoutes.adminSetSignup,
     summary: 'Open or close sign-up',
     tags: ['admin'],
     body: z.strictObject({ enabled: z.boolean() }),
     response: okEnvelope(signupStatusSchema),
   },
   adminListWaitlist: {
-    method: 'GET',
-    path: '/api/admin/waitlist',
-    access: 'admin',
+    ...apiRoutes.adminListWaitlist,
     summary: 'Everyone on the waitlist, oldest first',
     tags: ['admin'],
     response: okEnvelope(z.array(waitlistEntrySchema)),
@@ -304,7 +256,7 @@ export const endpoints = defineEndpoints({
   ...notificationsEndpoints,
   ...aiEndpoints,
   ...activitiesEndpoints,
-});
+}) satisfies Record<ApiRouteName, Endpoint>;
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

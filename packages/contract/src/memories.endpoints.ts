@@ -12,13 +12,12 @@ import {
   memorySchema,
 } from './memories.js';
 import { MESSAGES } from './messages.js';
+import { apiRoutes } from './routes.runtime.js';
 
 /** Spec §7 "Memories". */
 export const memoriesEndpoints = defineEndpoints({
   listMemories: {
-    method: 'GET',
-    path: '/api/users/memories',
-    access: 'verified',
+    ...apiRoutes.listMemories,
     summary:
       'Every live memory by category (expired short-term memories are left out), and the amnesia switch',
     tags: ['memories'],
@@ -27,9 +26,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.loadMemoriesFailed,
   },
   getMemory: {
-    method: 'GET',
-    path: '/api/users/memories/:category/:id',
-    access: 'verified',
+    ...apiRoutes.getMemory,
     summary: 'One memory',
     tags: ['memories'],
     params: memoryParamsSchema,
@@ -37,9 +34,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.loadMemoryFailed,
   },
   createMemory: {
-    method: 'POST',
-    path: '/api/users/memories/:category',
-    access: 'verified',
+    ...apiRoutes.createMemory,
     summary:
       "Create a memory with its category's fields (people: name; vehicles: owner, make, model, year, color; animals: name, species; other: text)",
     tags: ['memories'],
@@ -50,9 +45,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.addMemoryFailed,
   },
   updateMemory: {
-    method: 'POST',
-    path: '/api/users/memories/:category/:id',
-    access: 'verified',
+    ...apiRoutes.updateMemory,
     summary: 'Change any of its fields; `expiration: null` makes it long-term',
     tags: ['memories'],
     params: memoryParamsSchema,
@@ -61,9 +54,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.updateMemoryFailed,
   },
   deleteMemory: {
-    method: 'DELETE',
-    path: '/api/users/memories/:category/:id',
-    access: 'verified',
+    ...apiRoutes.deleteMemory,
     summary: 'Delete a memory and its images',
     tags: ['memories'],
     params: memoryParamsSchema,
@@ -71,9 +62,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.deleteMemoryFailed,
   },
   uploadMemoryImage: {
-    method: 'POST',
-    path: '/api/users/memories/:category/:id/images',
-    access: 'verified',
+    ...apiRoutes.uploadMemoryImage,
     summary:
       'Add a photo: multipart/form-data with the file in field `image` (JPEG, PNG, WebP or HEIC, at most MAX_IMAGE_BYTES; at most MEMORY_PHOTO_LIMIT per memory)',
     tags: ['memories'],
@@ -83,9 +72,7 @@ export const memoriesEndpoints = defineEndpoints({
     failureMessage: MESSAGES.uploadImageFailed,
   },
   deleteMemoryImage: {
-    method: 'DELETE',
-    path: '/api/users/memories/:category/:id/images/:imageId',
-    access: 'verified',
+    ...apiRoutes.deleteMemoryImage,
     summary: 'Remove a photo from a memory',
     tags: ['memories'],
     params: memoryImageParamsSchema,

@@ -1,13 +1,12 @@
 import { defineEndpoints } from './endpoint.js';
 import { okEnvelope } from './envelope.js';
 import { vapidPublicKeySchema } from './notifications.js';
+import { apiRoutes } from './routes.runtime.js';
 
 /** Notification delivery: what a browser needs to subscribe to Web Push. */
 export const notificationsEndpoints = defineEndpoints({
   getVapidPublicKey: {
-    method: 'GET',
-    path: '/api/push/vapid-public-key',
-    access: 'public',
+    ...apiRoutes.getVapidPublicKey,
     summary:
       "The Web Push application server key (VAPID) a browser subscribes with; send the subscription's JSON as a `web` push token",
     tags: ['notifications'],

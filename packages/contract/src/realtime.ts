@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatMessageSchema } from './chat.js';
+import type { RealtimeEventName } from './chat.constants.js';
 
 /** POST /api/realtime/negotiate: where the hub is and a short-lived token for this user only. */
 export const realtimeNegotiateResponseSchema = z.object({
@@ -29,7 +30,10 @@ export type ActivityCreatedEvent = z.infer<typeof activityCreatedEventSchema>;
 export const camerasChangedEventSchema = z.object({ reason: z.string().optional() });
 export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
 
-/** Every server event of the hub and its payload: the client-facing event map (DESIGN.md 5). */
+/**
+ * Every server event of the hub and its payload: the client-facing event map (DESIGN.md 5). One entry for
+ * each name in `REALTIME_EVENTS` and no other, so a client that listens by name gets the payload's type.
+ */
 export const realtimeEventSchemas = {
   ReceiveMessage: chatMessageSchema,
   /** A message already delivered changed (an alert gained a coalesced activity, a correction, an LLM text). */
@@ -37,7 +41,7 @@ export const realtimeEventSchemas = {
   ReceiveProgressUpdate: progressUpdateSchema,
   ActivityCreated: activityCreatedEventSchema,
   CamerasChanged: camerasChangedEventSchema,
-} as const;
+} as const satisfies Record<RealtimeEventName, z.ZodType>;
 export type RealtimeEvents = {
   [K in keyof typeof realtimeEventSchemas]: z.infer<(typeof realtimeEventSchemas)[K]>;
 };

@@ -11,3 +11,4 @@ export * from './phone.js';
 export * from './chat.constants.js';
 export * from './memories.runtime.js';
 export * from './activities.runtime.js';
+export * from './routes.runtime.js';

@@ -2,9 +2,10 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { session } from '../shared/lib/api';
+import { originPath } from '../shared/lib/returnPath';
 import { setupTestI18n } from '../test/i18n';
 import { fakeAuthSession } from '../test/session';
-import { originPath, RequireUser, RequireVerified } from './guards';
+import { RequireUser, RequireVerified } from './guards';
 
 beforeAll(setupTestI18n);
 

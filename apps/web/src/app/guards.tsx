@@ -1,23 +1,8 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, type Location } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { fromLocation } from '../shared/lib/returnPath';
 import { useSession } from '../shared/lib/useSession';
 import { PageSpinner } from '../shared/ui/Skeletons';
-
-/** Navigation state carried from a guard to /auth and /verify-email, so the user returns to where they were. */
-export interface FromState {
-  from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
-}
-
-export function fromLocation(location: Location): FromState['from'] {
-  return { pathname: location.pathname, search: location.search, hash: location.hash };
-}
-
-/** Where to go once signed in and verified: the guarded origin, else highlights. */
-export function originPath(state: unknown): string {
-  const from = (state as FromState | null)?.from;
-  if (!from?.pathname || from.pathname === '/auth' || from.pathname === '/verify-email') return '/highlights';
-  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
-}
 
 /** Signed in, verified or not (verify-email). */
 export function RequireUser({ children }: { children?: ReactNode }) {

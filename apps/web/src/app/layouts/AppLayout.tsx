@@ -6,7 +6,7 @@ import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
 import { WebPushSync } from '../../features/notifications/useWebPush';
-import { BannerProvider, useActiveBanners } from './banners';
+import { BannerProvider, useActiveBanners } from '../../shared/lib/banners';
 import { BannerStack } from './BannerStack';
 import { BottomBar } from './BottomBar';
 import { isBottomBarHidden } from './navItems';

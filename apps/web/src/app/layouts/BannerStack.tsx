@@ -2,9 +2,9 @@ import { BANNER_OFFSET_REM } from '@homesitter/contract/runtime';
 import { ShieldAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useActiveBanners } from '../../shared/lib/banners';
 import { emitHighlight } from '../../shared/lib/highlight';
 import { cn } from '../../shared/ui/cn';
-import { useActiveBanners } from './banners';
 
 export function BannerStack() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import type { FromState } from '../../app/guards';
+import type { FromState } from '../../shared/lib/returnPath';
 import { useSession } from '../../shared/lib/useSession';
 import { Button } from '../../shared/ui/Button';
 import { PageSpinner } from '../../shared/ui/Skeletons';

@@ -1,8 +1,8 @@
 import { MailCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { originPath } from '../../app/guards';
 import { session } from '../../shared/lib/api';
+import { originPath } from '../../shared/lib/returnPath';
 import { useSession } from '../../shared/lib/useSession';
 import { Alert } from '../../shared/ui/Alert';
 import { Button } from '../../shared/ui/Button';

@@ -2,7 +2,7 @@ import type { Activity } from '@homesitter/contract';
 import * as Dialog from '@radix-ui/react-dialog';
 import { Download, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { VideoPlayer } from '../chat/VideoPlayer';
+import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 
 /**
  * One past event, large: its clip playing (HLS) or its snapshots full size, with the description and a

@@ -27,7 +27,7 @@ export function useCameraActivities(name: string) {
 export function useLiveActivities(name: string) {
   const queryClient = useQueryClient();
   useRealtimeConnection();
-  useRealtimeEvent<{ camera_name: string | null }>('ActivityCreated', (event) => {
+  useRealtimeEvent('ActivityCreated', (event) => {
     if (!event.camera_name || event.camera_name.toLowerCase() === name.toLowerCase())
       void queryClient.invalidateQueries({ queryKey: cameraActivitiesKey(name) });
   });

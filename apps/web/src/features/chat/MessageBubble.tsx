@@ -1,9 +1,9 @@
 import { AlertCircle, Clock, CornerUpLeft, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../shared/ui/cn';
+import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 import { AlertCorrections } from './AlertCorrections';
 import type { ChatItem } from './chatState';
-import { VideoPlayer } from './VideoPlayer';
 
 interface Props {
   item: ChatItem;

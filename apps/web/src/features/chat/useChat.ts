@@ -4,7 +4,7 @@ import {
   STALE_TIME_MS,
   TYPING_INDICATOR_TIMEOUT_MS,
 } from '@homesitter/contract/runtime';
-import type { ChatMessage, ReplyToMessage } from '@homesitter/contract';
+import type { ReplyToMessage } from '@homesitter/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { realtime } from '../../shared/lib/realtime';
@@ -91,7 +91,7 @@ export function useChat() {
   }, []);
   useEffect(() => () => clearTimeout(typingTimer.current), []);
 
-  useRealtimeEvent<{ in_progress_text?: string }>('ReceiveProgressUpdate', (update) => {
+  useRealtimeEvent('ReceiveProgressUpdate', (update) => {
     const text = update.in_progress_text ?? '';
     if (!text) return clearTyping();
     setTyping(text);
@@ -99,7 +99,7 @@ export function useChat() {
     typingTimer.current = setTimeout(() => setTyping(''), TYPING_INDICATOR_TIMEOUT_MS);
   });
 
-  useRealtimeEvent<ChatMessage>('ReceiveMessage', (message) => {
+  useRealtimeEvent('ReceiveMessage', (message) => {
     dispatch({ type: 'append', message });
     if (message.role === 'agent') {
       clearTyping();
@@ -108,7 +108,7 @@ export function useChat() {
     lastActivity.current = Date.now();
   });
 
-  useRealtimeEvent<ChatMessage>('ReceiveMessageUpdate', (message) => {
+  useRealtimeEvent('ReceiveMessageUpdate', (message) => {
     dispatch({ type: 'update', message });
     // An alert changes when someone is confirmed or rejected: its correction buttons read again.
     for (const id of message.source_activity_uuid_list)

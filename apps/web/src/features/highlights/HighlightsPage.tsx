@@ -8,7 +8,7 @@ import { Button } from '../../shared/ui/Button';
 import { HighlightsSkeleton } from '../../shared/ui/Skeletons';
 import { inputClass } from '../../shared/ui/TextField';
 import { cn } from '../../shared/ui/cn';
-import { VideoPlayer } from '../chat/VideoPlayer';
+import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 import { localToday, useActivitySummaries } from './highlightsApi';
 import { DailySummaryCard, HourlyCard } from './SummaryCards';
 import { usePullToRefresh } from './usePullToRefresh';

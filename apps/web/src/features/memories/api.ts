@@ -3,20 +3,11 @@ import {
   MESSAGES,
   type MemoryCategory,
 } from '@homesitter/contract/runtime';
-import type {
-  EndpointResponse,
-  Endpoints,
-  Memories,
-  Memory,
-  MemoryBody,
-  MemoryImage,
-} from '@homesitter/contract';
+import type { Memories, Memory, MemoryBody, MemoryImage } from '@homesitter/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, session } from '../../shared/lib/api';
-import { apiRoutes } from '../../shared/lib/apiRoutes';
+import { api } from '../../shared/lib/api';
 import { errorText } from '../../shared/lib/errors';
-import { ApiError } from '../../shared/lib/http';
 import { notify } from '../../shared/lib/toast';
 import { useSession } from '../../shared/lib/useSession';
 import { memoriesOf } from './categories';
@@ -93,45 +84,22 @@ export function useDeleteImage(category: MemoryCategory, id: string) {
   });
 }
 
-type UploadAnswer = EndpointResponse<Endpoints['uploadMemoryImage']>;
-
-/** Multipart upload with progress (fetch cannot report it); 120 s like every upload (spec §9). */
+/** Adds a photo as multipart form data, with its progress; 120 s like every upload (spec §9). */
 export async function uploadMemoryImage(
   category: MemoryCategory,
   id: string,
   file: Blob,
   onProgress: (fraction: number) => void,
 ): Promise<MemoryImage> {
-  const token = await session.getIdToken();
-  const path = apiRoutes.uploadMemoryImage.path
-    .replace(':category', encodeURIComponent(category))
-    .replace(':id', encodeURIComponent(id));
   const form = new FormData();
   form.append('image', file, file instanceof File ? file.name : 'image');
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', path);
-    xhr.timeout = 120_000;
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      let body: Partial<UploadAnswer> & { message?: string; code?: string } = {};
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        // not JSON: keep the generic failure
-      }
-      if (xhr.status >= 200 && xhr.status < 300 && body.data) resolve(body.data.image);
-      else
-        reject(
-          new ApiError(body.message ?? MESSAGES.uploadImageFailed, xhr.status, body.code ?? 'http_error'),
-        );
-    };
-    xhr.onerror = () => reject(new ApiError(MESSAGES.uploadImageFailed, 0, 'network_error'));
-    xhr.ontimeout = () => reject(new ApiError('Request timed out', 0, 'timeout'));
-    xhr.send(form);
+  const answer = await api.call('uploadMemoryImage', {
+    params: { category, id },
+    form,
+    onUploadProgress: onProgress,
+    fallbackMessage: MESSAGES.uploadImageFailed,
   });
+  return answer.data.image;
 }
 
 /** Refreshes a memory after photos were added. */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { requestWebPushPermission } from '../../shared/lib/webPush';
 import { Button } from '../../shared/ui/Button';
 import { useWebPushPermission } from './useWebPush';
-import { requestWebPushPermission } from './webPush';
 
 /**
  * Whether this browser may show alerts. The permission prompt only appears after a click, as browsers

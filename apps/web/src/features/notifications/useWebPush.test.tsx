@@ -6,13 +6,13 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../shared/lib/api';
 import { ApiError } from '../../shared/lib/http';
+import { applicationServerKey, disableWebPush } from '../../shared/lib/webPush';
+import { installPushBrowser, uninstallPushBrowser } from '../../shared/lib/webPush.test-support';
 import { setupTestI18n } from '../../test/i18n';
 import { profileFixture } from '../../test/session';
 import { profileKey } from '../user/profile';
 import { BrowserNotificationsSetting } from './BrowserNotificationsSetting';
 import { useWebPush } from './useWebPush';
-import { applicationServerKey, disableWebPush } from './webPush';
-import { installPushBrowser, uninstallPushBrowser } from './webPush.test-support';
 
 const signedIn = { status: 'signedIn', user: { uid: 'u1', email: 'sam@example.com', emailVerified: true } };
 vi.mock('../../shared/lib/api', () => ({

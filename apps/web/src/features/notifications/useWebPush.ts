@@ -1,7 +1,7 @@
 import { PUSH_VERIFY_AFTER_LOGIN_MS } from '@homesitter/contract/runtime';
 import { useEffect, useSyncExternalStore } from 'react';
+import { registerWebPush, subscribeToPermission, webPushPermission } from '../../shared/lib/webPush';
 import { useProfile } from '../user/profile';
-import { registerWebPush, subscribeToPermission, webPushPermission } from './webPush';
 
 export function useWebPushPermission() {
   return useSyncExternalStore(subscribeToPermission, webPushPermission, () => 'unsupported' as const);

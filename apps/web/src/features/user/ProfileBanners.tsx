@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useBanner, type Banner } from '../../app/layouts/banners';
+import { useBanner, type Banner } from '../../shared/lib/banners';
 import { useProfile } from './profile';
 
 const PRIVATE_MODE_BANNER: Banner = {

@@ -5,9 +5,9 @@ import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/lib/http';
 import { notify } from '../../shared/lib/toast';
+import { disableWebPush } from '../../shared/lib/webPush';
 import { setupTestI18n } from '../../test/i18n';
 import { profileFixture } from '../../test/session';
-import { disableWebPush } from '../notifications/webPush';
 import { profileKey } from './profile';
 import { UserMenu } from './UserMenu';
 
@@ -25,7 +25,7 @@ vi.mock('../../shared/lib/api', () => {
     },
   };
 });
-vi.mock('../notifications/webPush', () => ({ disableWebPush: vi.fn() }));
+vi.mock('../../shared/lib/webPush', () => ({ disableWebPush: vi.fn() }));
 vi.mock('../../shared/lib/toast', () => ({
   notify: { success: vi.fn(), error: vi.fn(), info: vi.fn(), tip: vi.fn() },
 }));

@@ -6,8 +6,8 @@ import { useNavigate } from 'react-router';
 import { session } from '../../shared/lib/api';
 import { notify } from '../../shared/lib/toast';
 import { useSession } from '../../shared/lib/useSession';
+import { disableWebPush } from '../../shared/lib/webPush';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
-import { disableWebPush } from '../notifications/webPush';
 import { signedInName, useProfile } from './profile';
 
 const itemClass =

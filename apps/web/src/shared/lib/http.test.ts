@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createHttpClient, retryPolicyFor, timeoutFor } from './http';
+import type { OutgoingRequest } from './xhrTransport';
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -60,6 +61,102 @@ describe('http client', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
     expect((fetch.mock.calls[1]![1]?.headers as Record<string, string>).Authorization).toBe('Bearer fresh');
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  describe('a memory photo upload', () => {
+    const image = { image_uuid: 'i1', url: 'https://media.example/i1.jpg' };
+    const unauthenticated = () => json(401, { success: false, message: 'no', code: 'auth.unauthenticated' });
+    const created = () => json(201, { success: true, data: { image } });
+
+    function photoForm() {
+      const form = new FormData();
+      form.append('image', new Blob(['jpeg'], { type: 'image/jpeg' }), 'photo.jpg');
+      return form;
+    }
+
+    it('retries once with a refreshed token on 401, sending the same multipart form', async () => {
+      const answers = [unauthenticated(), created()];
+      const fetch = vi.fn<typeof globalThis.fetch>(async () => answers.shift()!);
+      const getToken = vi.fn(async (force?: boolean) => (force ? 'fresh' : 'stale'));
+      const onUnauthorized = vi.fn();
+      const client = createHttpClient({ fetch, getToken, onUnauthorized });
+      const form = photoForm();
+      const answer = await client.call('uploadMemoryImage', {
+        params: { category: 'people', id: 'm1' },
+        form,
+      });
+      expect(answer.data.image).toEqual(image);
+      expect(fetch).toHaveBeenCalledTimes(2);
+      expect(getToken).toHaveBeenLastCalledWith(true);
+      const requests = fetch.mock.calls.map(([url, init]) => ({
+        url,
+        method: init?.method,
+        body: init?.body,
+        headers: init?.headers as Record<string, string>,
+      }));
+      expect(requests.map((r) => r.headers.Authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+      for (const request of requests) {
+        expect(request).toMatchObject({
+          url: '/api/users/memories/people/m1/images',
+          method: 'POST',
+          body: form,
+        });
+        // The browser writes the multipart content type with its boundary.
+        expect(request.headers['Content-Type']).toBeUndefined();
+      }
+      expect(onUnauthorized).not.toHaveBeenCalled();
+    });
+
+    it('with progress, goes through the upload transport and still refreshes the token once on 401', async () => {
+      const answers = [unauthenticated(), created()];
+      const sent: OutgoingRequest[] = [];
+      const sendWithUploadProgress = vi.fn(
+        async (_url: string, request: OutgoingRequest, onProgress: (fraction: number) => void) => {
+          sent.push(request);
+          onProgress(1);
+          return answers.shift()!;
+        },
+      );
+      const fetch = vi.fn<typeof globalThis.fetch>();
+      const getToken = vi.fn(async (force?: boolean) => (force ? 'fresh' : 'stale'));
+      const client = createHttpClient({ fetch, sendWithUploadProgress, getToken, onUnauthorized: vi.fn() });
+      const onUploadProgress = vi.fn();
+      const answer = await client.call('uploadMemoryImage', {
+        params: { category: 'people', id: 'm1' },
+        form: photoForm(),
+        onUploadProgress,
+      });
+      expect(answer.data.image).toEqual(image);
+      expect(fetch).not.toHaveBeenCalled();
+      expect(sent.map((r) => r.headers.Authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+      expect(onUploadProgress).toHaveBeenCalledWith(1);
+    });
+
+    it('ends the session when the refreshed token is refused too', async () => {
+      const fetch = vi.fn<typeof globalThis.fetch>(async () => unauthenticated());
+      const onUnauthorized = vi.fn();
+      const client = createHttpClient({ fetch, getToken: async () => 't', onUnauthorized });
+      await expect(
+        client.call('uploadMemoryImage', { params: { category: 'people', id: 'm1' }, form: photoForm() }),
+      ).rejects.toMatchObject({ status: 401 });
+      expect(fetch).toHaveBeenCalledTimes(2);
+      expect(onUnauthorized).toHaveBeenCalledOnce();
+    });
+
+    it('gets 120 s like every upload, and the given text when the failure carries none', async () => {
+      expect(timeoutFor('/api/users/memories/:category/:id/images', true)).toBe(120_000);
+      const fetch = vi.fn<typeof globalThis.fetch>(
+        async () => new Response('<html>Bad gateway</html>', { status: 502 }),
+      );
+      const client = createHttpClient({ fetch, getToken: async () => 't', onUnauthorized: vi.fn() });
+      await expect(
+        client.call('uploadMemoryImage', {
+          params: { category: 'people', id: 'm1' },
+          form: photoForm(),
+          fallbackMessage: 'Failed to upload image',
+        }),
+      ).rejects.toMatchObject({ status: 502, message: 'Failed to upload image' });
+    });
   });
 
   it('uses the §9 timeouts', () => {

@@ -1,12 +1,14 @@
 import {
+  apiRoutes,
   MEMORIES_REQUEST_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
   RETRY_ATTEMPTS,
   RETRY_DELAY_MS,
   UPLOAD_REQUEST_TIMEOUT_MS,
+  type ApiRouteName,
 } from '@homesitter/contract/runtime';
 import type { EndpointBody, EndpointResponse, Endpoints, ErrorEnvelope } from '@homesitter/contract';
-import { apiRoutes, type RouteName } from './apiRoutes';
+import { sendWithUploadProgress, type OutgoingRequest } from './xhrTransport';
 
 export interface ApiErrorDetail {
   field: string;
@@ -28,9 +30,9 @@ export class ApiError extends Error {
   }
 }
 
-/** Spec §9: 120 s for uploads, 60 s for everything else (memories included). */
-export function timeoutFor(path: string): number {
-  if (path.includes('/upload')) return UPLOAD_REQUEST_TIMEOUT_MS;
+/** Spec §9: 120 s for uploads (a multipart body, or a path naming one), 60 s for everything else. */
+export function timeoutFor(path: string, isUpload = false): number {
+  if (isUpload || path.includes('/upload')) return UPLOAD_REQUEST_TIMEOUT_MS;
   if (path.includes('/memories')) return MEMORIES_REQUEST_TIMEOUT_MS;
   return REQUEST_TIMEOUT_MS;
 }
@@ -54,8 +56,14 @@ export function retryPolicyFor(method: string, path: string): RetryPolicy {
   };
 }
 
-export interface CallInput<K extends RouteName> {
+export interface CallInput<K extends ApiRouteName> {
   body?: EndpointBody<Endpoints[K]>;
+  /** A multipart body (file uploads) instead of JSON; the transport sets its content type and boundary. */
+  form?: FormData;
+  /** Share of the body sent so far (0 to 1); the call then goes through XMLHttpRequest, as fetch cannot tell. */
+  onUploadProgress?: (fraction: number) => void;
+  /** The failure text when the answer carries none (a proxy's error page, say). */
+  fallbackMessage?: string;
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;
@@ -63,6 +71,8 @@ export interface CallInput<K extends RouteName> {
 
 export interface HttpClientOptions {
   fetch?: typeof fetch;
+  /** The transport of calls that report upload progress (tests hand in a fake). */
+  sendWithUploadProgress?: typeof sendWithUploadProgress;
   baseUrl?: string;
   /** The current ID token, refreshed when close to expiry; `force` asks for a fresh one. */
   getToken: (force?: boolean) => Promise<string | null>;
@@ -75,7 +85,11 @@ export type HttpClient = ReturnType<typeof createHttpClient>;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function buildPath(path: string, params: Record<string, string> = {}, query: CallInput<RouteName>['query']) {
+function buildPath(
+  path: string,
+  params: Record<string, string> = {},
+  query: CallInput<ApiRouteName>['query'],
+) {
   const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -85,8 +99,8 @@ function buildPath(path: string, params: Record<string, string> = {}, query: Cal
   return qs ? `${filled}?${qs}` : filled;
 }
 
-async function readError(response: Response): Promise<ApiError> {
-  let message = `Request failed with status ${response.status}`;
+async function readError(response: Response, fallbackMessage?: string): Promise<ApiError> {
+  let message = fallbackMessage ?? `Request failed with status ${response.status}`;
   let code = 'http_error';
   let details: ApiErrorDetail[] = [];
   let retryAfterSeconds: number | undefined;
@@ -104,51 +118,57 @@ async function readError(response: Response): Promise<ApiError> {
 
 export function createHttpClient(options: HttpClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const doSendWithUploadProgress = options.sendWithUploadProgress ?? sendWithUploadProgress;
   const sleep = options.sleep ?? defaultSleep;
   const baseUrl = options.baseUrl ?? '';
 
   async function once(
     method: string,
     url: string,
-    init: { token: string | null; body?: unknown; signal?: AbortSignal; timeoutMs: number },
+    token: string | null,
+    input: CallInput<ApiRouteName>,
+    timeoutMs: number,
   ) {
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new DOMException('Request timed out', 'TimeoutError')),
-      init.timeoutMs,
+      timeoutMs,
     );
-    const onAbort = () => controller.abort(init.signal?.reason);
-    init.signal?.addEventListener('abort', onAbort);
+    const onAbort = () => controller.abort(input.signal?.reason);
+    input.signal?.addEventListener('abort', onAbort);
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    // No content type for a FormData body: the transport writes it with the multipart boundary.
+    if (input.body !== undefined && !input.form) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const request: OutgoingRequest = {
+      method,
+      headers,
+      body: input.form ?? (input.body === undefined ? null : JSON.stringify(input.body)),
+      signal: controller.signal,
+    };
     try {
-      return await doFetch(`${baseUrl}${url}`, {
-        method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: controller.signal,
-      });
+      return input.onUploadProgress
+        ? await doSendWithUploadProgress(`${baseUrl}${url}`, request, input.onUploadProgress)
+        : await doFetch(`${baseUrl}${url}`, request);
     } catch (error) {
-      if (controller.signal.aborted && !init.signal?.aborted)
+      if (controller.signal.aborted && !input.signal?.aborted)
         throw new ApiError('Request timed out', 0, 'timeout');
-      if (init.signal?.aborted) throw error;
+      if (input.signal?.aborted) throw error;
       throw new ApiError(error instanceof Error ? error.message : 'Network error', 0, 'network_error');
     } finally {
       clearTimeout(timer);
-      init.signal?.removeEventListener('abort', onAbort);
+      input.signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  async function send(method: string, path: string, needsToken: boolean, input: CallInput<RouteName>) {
+  async function send(method: string, path: string, needsToken: boolean, input: CallInput<ApiRouteName>) {
     const url = buildPath(path, input.params, input.query);
-    const timeoutMs = timeoutFor(path);
+    const timeoutMs = timeoutFor(path, input.form !== undefined);
     let token = needsToken ? await options.getToken() : null;
-    let response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
+    let response = await once(method, url, token, input, timeoutMs);
     if (response.status === 401 && needsToken) {
       token = await options.getToken(true).catch(() => null);
-      if (token)
-        response = await once(method, url, { token, body: input.body, signal: input.signal, timeoutMs });
+      if (token) response = await once(method, url, token, input, timeoutMs);
       if (response.status === 401) {
         options.onUnauthorized();
       }
@@ -157,7 +177,7 @@ export function createHttpClient(options: HttpClientOptions) {
   }
 
   /** Calls one contract endpoint by name and answers its typed success body; throws `ApiError` otherwise. */
-  async function call<K extends RouteName>(
+  async function call<K extends ApiRouteName>(
     name: K,
     input: CallInput<K> = {},
   ): Promise<EndpointResponse<Endpoints[K]>> {
@@ -167,7 +187,7 @@ export function createHttpClient(options: HttpClientOptions) {
     for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
       try {
         const response = await send(route.method, route.path, route.access !== 'public', input);
-        if (!response.ok) throw await readError(response);
+        if (!response.ok) throw await readError(response, input.fallbackMessage);
         return (await response.json()) as EndpointResponse<Endpoints[K]>;
       } catch (error) {
         lastError = error;

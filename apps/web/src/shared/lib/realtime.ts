@@ -7,6 +7,7 @@ import {
   REALTIME_SERVER_TIMEOUT_MS,
   type RealtimeEventName,
 } from '@homesitter/contract/runtime';
+import type { RealtimeEvents } from '@homesitter/contract';
 import type { HubConnection } from '@microsoft/signalr';
 import { api } from './api';
 import { ApiError } from './http';
@@ -19,7 +20,8 @@ export interface RealtimeSnapshot {
   error: string | null;
 }
 
-type Handler = (payload: unknown) => void;
+/** What an event's listener receives: the payload the contract's event map gives that event. */
+export type RealtimeHandler<E extends RealtimeEventName> = (payload: RealtimeEvents[E]) => void;
 
 /**
  * The one realtime connection of the app (official `@microsoft/signalr` client): negotiated with the ID
@@ -33,7 +35,9 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
   let users = 0;
   let starting: Promise<void> | null = null;
   const listeners = new Set<() => void>();
-  const handlers = new Map<string, Set<Handler>>();
+  // One map for the handlers of every event, so the payload type stays open here (`never` takes them all);
+  // each handler only ever gets its own event, whose payload the server publishes typed by the same map.
+  const handlers = new Map<RealtimeEventName, Set<RealtimeHandler<never>>>();
 
   function set(next: Partial<RealtimeSnapshot>) {
     snapshot = { ...snapshot, ...next };
@@ -111,7 +115,7 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
       };
     },
     /** Listens to a server event for as long as the returned function is not called. */
-    on: (event: RealtimeEventName, handler: Handler): (() => void) => {
+    on: <E extends RealtimeEventName>(event: E, handler: RealtimeHandler<E>): (() => void) => {
       let set = handlers.get(event);
       if (!set) handlers.set(event, (set = new Set()));
       set.add(handler);

@@ -1,7 +1,7 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { thumbnailFor } from './thumbnailCache';
+import { thumbnailFor } from '../lib/thumbnailCache';
 
 /**
  * A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file.
@@ -16,7 +16,7 @@ export function VideoPlayer({
   className?: string;
   autoPlay?: boolean;
 }) {
-  const { t } = useTranslation('chat');
+  const { t } = useTranslation();
   const ref = useRef<HTMLVideoElement>(null);
   const file = video.video_url ?? video.url ?? undefined;
   const hls = video.hls_url ?? undefined;
@@ -57,7 +57,7 @@ export function VideoPlayer({
     return (
       <figure className={className}>
         {poster ? (
-          <a href={poster} target="_blank" rel="noreferrer" aria-label={t('image.open')}>
+          <a href={poster} target="_blank" rel="noreferrer" aria-label={t('video.openImage')}>
             <img
               src={poster}
               alt={label ?? t('video.snapshot')}

@@ -1,17 +1,30 @@
-import type { EndpointName, Endpoints } from '@homesitter/contract';
+/**
+ * Method, path and access of every endpoint, without zod: the one place these facts are written. The zod
+ * endpoint map (endpoints.ts) spreads each entry into its endpoint and `defineEndpoints` refuses an endpoint
+ * that differs from its route, so the server, the OpenAPI document and the browser's HTTP client all route
+ * by this table, and a browser bundle gets it without the schemas.
+ */
 
-type RouteOf<K extends EndpointName> = {
-  readonly method: Endpoints[K]['method'];
-  readonly path: Endpoints[K]['path'];
-  readonly access: Endpoints[K]['access'];
-};
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Method, path and access of the contract's endpoints the web app calls. The compiler holds every entry to
- * the contract's literal types (and a unit test compares them with the runtime `endpoints` map), so the
- * bundle gets the routing facts without shipping the zod schemas behind them.
+ * Who may call an endpoint:
+ * - `public`: anyone;
+ * - `bearer`: a valid ID token;
+ * - `verified`: a valid ID token whose email is verified (or exempt);
+ * - `admin`: the operator's admin token (`npm run admin`).
  */
+export type EndpointAccess = 'public' | 'bearer' | 'verified' | 'admin';
+
+export interface ApiRoute {
+  readonly method: HttpMethod;
+  /** Fastify-style path with `:param` segments. */
+  readonly path: string;
+  readonly access: EndpointAccess;
+}
+
 export const apiRoutes = {
+  // Identity provider (stands in for the spec's federated provider)
   signUp: { method: 'POST', path: '/api/auth/sign-up', access: 'public' },
   signIn: { method: 'POST', path: '/api/auth/sign-in', access: 'public' },
   refreshToken: { method: 'POST', path: '/api/auth/token', access: 'public' },
@@ -20,8 +33,12 @@ export const apiRoutes = {
   verifyEmail: { method: 'POST', path: '/api/auth/verify-email', access: 'public' },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password', access: 'public' },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password', access: 'public' },
+
+  // Sign-up gate
   signupStatus: { method: 'GET', path: '/api/signup/status', access: 'public' },
   joinWaitlist: { method: 'POST', path: '/api/signup/waitlist', access: 'public' },
+
+  // User
   createUser: { method: 'POST', path: '/api/users', access: 'bearer' },
   getProfile: { method: 'GET', path: '/api/users/profile', access: 'bearer' },
   updateGlobalPrivacyMode: {
@@ -47,7 +64,11 @@ export const apiRoutes = {
     path: '/api/users/push-notification-token/disable',
     access: 'verified',
   },
+  verifyPushToken: { method: 'POST', path: '/api/users/verify-push-token', access: 'verified' },
+
+  // Notifications
   getVapidPublicKey: { method: 'GET', path: '/api/push/vapid-public-key', access: 'public' },
+
   // Cameras and properties
   listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },
   addCamera: { method: 'POST', path: '/api/users/cameras', access: 'verified' },
@@ -75,23 +96,16 @@ export const apiRoutes = {
     path: '/api/users/sites/:siteUuid/associate-all-memories',
     access: 'verified',
   },
-  getConversationHistory: {
-    method: 'GET',
-    path: '/api/users/conversation-history',
-    access: 'verified',
-  },
-  sendMessage: { method: 'POST', path: '/api/users/messages', access: 'verified' },
-  getActivitySummaries: { method: 'GET', path: '/api/users/activity-summaries', access: 'verified' },
-  realtimeNegotiate: { method: 'POST', path: '/api/realtime/negotiate', access: 'verified' },
-  listMemories: { method: 'GET', path: '/api/users/memories', access: 'verified' },
-  getMemory: { method: 'GET', path: '/api/users/memories/:category/:id', access: 'verified' },
-  createMemory: { method: 'POST', path: '/api/users/memories/:category', access: 'verified' },
-  updateMemory: { method: 'POST', path: '/api/users/memories/:category/:id', access: 'verified' },
-  deleteMemory: { method: 'DELETE', path: '/api/users/memories/:category/:id', access: 'verified' },
-  uploadMemoryImage: { method: 'POST', path: '/api/users/memories/:category/:id/images', access: 'verified' },
-  deleteMemoryImage: {
+
+  // Camera uploads over HTTP: cameras sign in with HTTP Basic, checked by the route itself
+  ingestEvent: { method: 'POST', path: '/api/ingest/events', access: 'public' },
+
+  // Activities, recognition and corrections
+  listActivities: { method: 'GET', path: '/api/users/activities', access: 'verified' },
+  getActivity: { method: 'GET', path: '/api/users/activities/:activity_uuid', access: 'verified' },
+  deleteCameraHistory: {
     method: 'DELETE',
-    path: '/api/users/memories/:category/:id/images/:imageId',
+    path: '/api/users/cameras/:name/activities',
     access: 'verified',
   },
   getActivityRecognition: {
@@ -104,13 +118,35 @@ export const apiRoutes = {
     path: '/api/users/activities/:activity_uuid/corrections',
     access: 'verified',
   },
-  listActivities: { method: 'GET', path: '/api/users/activities', access: 'verified' },
-  getActivity: { method: 'GET', path: '/api/users/activities/:activity_uuid', access: 'verified' },
-  deleteCameraHistory: {
-    method: 'DELETE',
-    path: '/api/users/cameras/:name/activities',
+
+  // Chat, highlights and realtime
+  getConversationHistory: {
+    method: 'GET',
+    path: '/api/users/conversation-history',
     access: 'verified',
   },
-} as const satisfies { readonly [K in EndpointName]?: RouteOf<K> };
+  sendMessage: { method: 'POST', path: '/api/users/messages', access: 'verified' },
+  getActivitySummaries: { method: 'GET', path: '/api/users/activity-summaries', access: 'verified' },
+  realtimeNegotiate: { method: 'POST', path: '/api/realtime/negotiate', access: 'verified' },
 
-export type RouteName = keyof typeof apiRoutes;
+  // Memories
+  listMemories: { method: 'GET', path: '/api/users/memories', access: 'verified' },
+  getMemory: { method: 'GET', path: '/api/users/memories/:category/:id', access: 'verified' },
+  createMemory: { method: 'POST', path: '/api/users/memories/:category', access: 'verified' },
+  updateMemory: { method: 'POST', path: '/api/users/memories/:category/:id', access: 'verified' },
+  deleteMemory: { method: 'DELETE', path: '/api/users/memories/:category/:id', access: 'verified' },
+  uploadMemoryImage: { method: 'POST', path: '/api/users/memories/:category/:id/images', access: 'verified' },
+  deleteMemoryImage: {
+    method: 'DELETE',
+    path: '/api/users/memories/:category/:id/images/:imageId',
+    access: 'verified',
+  },
+
+  // Operator (npm run admin)
+  adminSetSignup: { method: 'POST', path: '/api/admin/signup', access: 'admin' },
+  adminListWaitlist: { method: 'GET', path: '/api/admin/waitlist', access: 'admin' },
+  adminPostAgentMessage: { method: 'POST', path: '/api/admin/chat/agent-message', access: 'admin' },
+} as const satisfies Record<string, ApiRoute>;
+
+export type ApiRoutes = typeof apiRoutes;
+export type ApiRouteName = keyof ApiRoutes;

@@ -1,6 +1,6 @@
-import { api } from '../../shared/lib/api';
-import { ApiError } from '../../shared/lib/http';
-import { isNativeApp } from '../../shared/lib/native';
+import { api } from './api';
+import { ApiError } from './http';
+import { isNativeApp } from './native';
 
 /** The service worker that shows pushes (apps/web/public/sw.js), served from the site root. */
 export const SERVICE_WORKER_URL = '/sw.js';
