@@ -22,7 +22,7 @@ import {
   faceDistance,
   matchFace,
   type FaceExample,
-} from '../src/modules/ai/recognition.js';
+} from '../src/modules/recognition/face-match.js';
 import { extractFrames } from '../src/modules/media/frames.js';
 import { createLogger } from '../src/platform/logger.js';
 import { statusMb, visionChildren } from '../bench/proc.js';

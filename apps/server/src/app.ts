@@ -48,27 +48,33 @@ import { createChatService } from './modules/chat/chat.service.js';
 import { createHighlightsRepository } from './modules/highlights/highlights.repository.js';
 import { registerHighlightsRoutes } from './modules/highlights/highlights.routes.js';
 import { createHighlightsService } from './modules/highlights/highlights.service.js';
-import { createActivityFrames } from './modules/ai/activity-frames.js';
-import { createAiRepository } from './modules/ai/ai.repository.js';
-import { registerAiRoutes } from './modules/ai/ai.routes.js';
-import { createAlertsService } from './modules/ai/alerts.service.js';
-import { createEphemeralPurge } from './modules/ai/amnesia.service.js';
-import { createAnalysisService } from './modules/ai/analysis.service.js';
-import { registerAiWorkers, requestRicherDescription, scheduleAiJobs } from './modules/ai/analysis.worker.js';
-import { createAttachmentRefresher } from './modules/ai/attachments.js';
-import { createCorrectionsService } from './modules/ai/corrections.service.js';
-import { createLlmDescriber } from './modules/ai/llm-describe.js';
-import { recognitionRules } from './modules/ai/recognise.js';
-import { activityPicture, createRicherDescriptions } from './modules/ai/richer-descriptions.js';
+import { createActivityFrames } from './modules/analysis/activity-frames.js';
+import { createAlertsRepository } from './modules/alerts/alerts.repository.js';
+import { registerCorrectionRoutes } from './modules/alerts/corrections.routes.js';
+import { createAlertsService } from './modules/alerts/alerts.service.js';
+import { createEphemeralPurge } from './modules/alerts/amnesia-purge.js';
+import {
+  registerAlertsWorkers,
+  requestRicherDescription,
+  scheduleAlertsJobs,
+} from './modules/alerts/alerts.jobs.js';
+import { registerAnalysisWorker } from './modules/analysis/analysis.jobs.js';
+import { createAnalysisRepository } from './modules/analysis/analysis.repository.js';
+import { createAnalysisService } from './modules/analysis/analysis.service.js';
+import { createAttachmentRefresher } from './modules/alerts/attachments.js';
+import { createCorrectionsService } from './modules/alerts/corrections.service.js';
+import { createLlmDescriber } from './modules/alerts/llm-sentence.js';
+import { recognitionRules } from './modules/recognition/recognition.js';
+import { activityPicture, createRicherDescriptions } from './modules/alerts/llm-rewrite.js';
 import { extractFrames } from './modules/media/frames.js';
 import { registerHighlightsWorkers, scheduleHighlightsJobs } from './modules/highlights/highlights.jobs.js';
 import { createHighlightsWriter } from './modules/highlights/highlights.writer.js';
 import { createLlmFromConfig } from './adapters/llm/from-config.js';
-import { attachmentFor } from './modules/ai/alert-message.js';
-import { registerAssistantWorker } from './modules/ai/assistant.jobs.js';
-import { createAssistantRepository } from './modules/ai/assistant.repository.js';
-import { createAssistantService } from './modules/ai/assistant.service.js';
-import { createLlmSummarizer } from './modules/ai/llm-summary.js';
+import { attachmentFor } from './modules/alerts/alert-message.js';
+import { registerAssistantWorker } from './modules/assistant/assistant.jobs.js';
+import { createAssistantRepository } from './modules/assistant/assistant.repository.js';
+import { createAssistantService } from './modules/assistant/assistant.service.js';
+import { createLlmSummarizer } from './modules/highlights/llm-summary.js';
 import { createSignedUrlCache } from './modules/media/signed-urls.js';
 import { createHub } from './modules/realtime/realtime.hub.js';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.js';
@@ -88,9 +94,9 @@ import { registerIngestWorkers, scheduleIngestJobs } from './modules/ingest/inge
 import { createIngestRepository } from './modules/ingest/ingest.repository.js';
 import { registerIngestRoutes } from './modules/ingest/ingest.routes.js';
 import { createIngestService } from './modules/ingest/ingest.service.js';
-import { createFaceEmbeddingsRepository } from './modules/ai/face-embeddings.repository.js';
-import { createFaceEmbeddingsService } from './modules/ai/face-embeddings.service.js';
-import { registerFaceEmbeddingsWorker } from './modules/ai/face-embeddings.jobs.js';
+import { createFaceEmbeddingsRepository } from './modules/recognition/face-embeddings.repository.js';
+import { createFaceEmbeddingsService } from './modules/recognition/face-embeddings.service.js';
+import { registerFaceEmbeddingsWorker } from './modules/recognition/face-embeddings.jobs.js';
 import { createMemoriesRepository } from './modules/memories/memories.repository.js';
 import { registerMemoryRoutes } from './modules/memories/memories.routes.js';
 import { createMemoriesService } from './modules/memories/memories.service.js';
@@ -384,7 +390,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
       await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
     },
   });
-  const aiRepo = createAiRepository(database.db);
+  const alertsRepo = createAlertsRepository(database.db);
   const chat = createChatService({
     repo: createChatRepository(database.db),
     userIdOf: readCaches.userIds.userIdOf,
@@ -403,7 +409,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
       deps.chatAnswers === false ? undefined : (message, tx) => jobs.send('ai.answer', message, { tx }),
     // Alerts and answers keep their clips' URLs; history hands out fresh ones (signed URLs expire).
     refreshAttachments: createAttachmentRefresher({
-      repo: aiRepo,
+      repo: alertsRepo,
       media: (row) => activityRenderer.render(row),
     }),
   });
@@ -497,7 +503,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   // The AI home sitter: every activity is looked at (`activity.analyse`, sent with the activity), alerts go to
   // the chat and to the user's devices, corrections teach the recogniser, amnesia-mode events are purged.
   const alerts = createAlertsService({
-    repo: aiRepo,
+    repo: alertsRepo,
     chat,
     notify: (userId, notification) => notifications.notify(userId, notification),
     media: (row) => activityRenderer.render(row),
@@ -505,7 +511,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     log: deps.log,
   });
   const analysis = createAnalysisService({
-    repo: aiRepo,
+    repo: createAnalysisRepository(database.db),
     vision,
     frames: createActivityFrames({
       storage,
@@ -519,28 +525,31 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     alerts,
     log: deps.log,
   });
-  const corrections = createCorrectionsService({ repo: aiRepo, faceExamples: faceEmbeddings, alerts });
-  await registerAiWorkers(jobs, {
+  const corrections = createCorrectionsService({ repo: alertsRepo, faceExamples: faceEmbeddings, alerts });
+  await registerAnalysisWorker(jobs, {
     analysis: deps.analysis === false ? undefined : analysis,
+    concurrency: config.AI_CONCURRENCY,
+    log: deps.log,
+  });
+  await registerAlertsWorkers(jobs, {
     richer:
       llm &&
       createRicherDescriptions({
-        repo: aiRepo,
+        repo: alertsRepo,
         describer: createLlmDescriber({ llm, log: deps.log }),
         image: activityPicture(storage),
         alerts,
       }),
     purge: createEphemeralPurge({
-      repo: aiRepo,
+      repo: alertsRepo,
       chat,
       alerts,
       deleteActivity: async (userId, id) => void (await activities.deleteActivities([{ userId, id }])),
       log: deps.log,
     }),
-    concurrency: config.AI_CONCURRENCY,
     log: deps.log,
   });
-  app.addHook('onReady', () => scheduleAiJobs(jobs));
+  app.addHook('onReady', () => scheduleAlertsJobs(jobs));
   app.decorate('corrections', corrections);
 
   // Routes
@@ -588,7 +597,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   registerHighlightsRoutes(app, { highlights, guards });
   registerNotificationRoutes(app, { notifications, guards });
   registerActivityRoutes(app, { activities, guards });
-  registerAiRoutes(app, { corrections, users, guards });
+  registerCorrectionRoutes(app, { corrections, users, guards });
 
   // The web app, with history fallback for every non-API GET
   const fallback = deps.webDistDir ? await serveWebApp(app, deps.webDistDir) : undefined;

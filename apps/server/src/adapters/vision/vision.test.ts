@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
-import { FACE_MATCH_THRESHOLD, faceDistance } from '../../modules/ai/recognition.js';
+import { FACE_MATCH_THRESHOLD, faceDistance } from '../../modules/recognition/face-match.js';
 import { createLogger } from '../../platform/logger.js';
 import { createDisabledVisionEngine } from './disabled.vision.js';
 import { createLocalVisionEngine } from './local.vision.js';

@@ -3,7 +3,7 @@ declare module '../../platform/jobs.js' {
   interface JobPayloads {
     /** Turn a stored camera upload into (part of) an activity. Sent by ingest with the upload row. */
     'ingest.process-upload': { uploadId: string };
-    /** Look at an activity. Sent with the activity's insert or its new media; worked by the AI module. */
+    /** Look at an activity. Sent with the activity's insert or its new media; analysis.jobs.ts works it. */
     'activity.analyse': { activityId: string };
     /** Daily: delete activities, their media and uploads older than RETENTION_DAYS. */
     'activities.retention': Record<string, never>;

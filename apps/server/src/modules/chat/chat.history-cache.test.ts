@@ -138,7 +138,7 @@ describe('clips on the cached newest page', () => {
       newestPages: createReadCache<NewestPage>({ enabled: true, ttlMs: 60_000 }),
       realtime: { publish: async () => undefined },
       isOwnMediaUrl: () => true,
-      // Stands in for ai/attachments.ts: each read signs the clips' links anew.
+      // Stands in for alerts/attachments.ts: each read signs the clips' links anew.
       refreshAttachments: async (_userId, messages) => {
         refreshes.count += 1;
         return messages.map((m) => ({

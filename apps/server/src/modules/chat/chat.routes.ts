@@ -33,7 +33,7 @@ export function registerChatRoutes(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The chat service, for in-process callers (the AI module's wiring, tests). */
+    /** The chat service, for in-process callers (the alerts' and the assistant's wiring, tests). */
     chat: ChatService;
   }
 }

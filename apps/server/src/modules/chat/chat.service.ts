@@ -122,7 +122,9 @@ export function createChatService(deps: ChatServiceDeps) {
     });
   }
 
-  /** Page 1 for the cache: whole, unless a clip on it needs fresh links on each read (ai/attachments.ts). */
+  /**
+   * Page 1 for the cache: whole, unless a clip on it needs fresh links on each read (alerts/attachments.ts).
+   */
   async function newestPage(userId: string, pageSize: number): Promise<NewestPage> {
     const stored = await readPage(userId, 1, pageSize);
     const clips = stored.messages.some((m) => m.videos.some((v) => v.activity_uuid));

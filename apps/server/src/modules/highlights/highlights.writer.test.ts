@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { startFakeLlm } from '../../../test/fake-llm.js';
 import { createOpenAiLlm } from '../../adapters/llm/openai.llm.js';
 import { createLogger } from '../../platform/logger.js';
-import { createLlmSummarizer } from '../ai/llm-summary.js';
+import { createLlmSummarizer } from './llm-summary.js';
 import { createHighlightsRepository } from './highlights.repository.js';
 import { createHighlightsWriter } from './highlights.writer.js';
 import { activities } from '../../platform/db/schema.js';
@@ -15,7 +15,7 @@ import {
   person,
   userWithCameras,
   type World,
-} from '../ai/assistant.test-support.js';
+} from '../assistant/assistant.test-support.js';
 import { eq } from 'drizzle-orm';
 
 // Users live in Europe/Berlin (UTC+2 in June): 10 June runs from 9 June 22:00 UTC to 10 June 22:00 UTC.

@@ -8,11 +8,11 @@ import type { NotableMoment } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import { instantOfWallTime, wallTimeIn } from '../../platform/time.js';
 import { dayWindow } from '../../platform/time.js';
-import { localDate, zoneOrUtc } from '../ai/language/clock.js';
-import { describeActivity } from '../ai/language/describe.js';
-import { languageOf, type Language, type ObjectKind } from '../ai/language/lexicon.js';
-import { composeSummary, type SummaryCounts, type SummaryFacts } from '../ai/language/summary.js';
-import type { LlmSummarizer } from '../ai/llm-summary.js';
+import { localDate, zoneOrUtc } from '../language/clock.js';
+import { describeActivity } from '../language/activity-sentence.js';
+import { languageOf, type Language, type ObjectKind } from '../language/lexicon.js';
+import { composeSummary, type SummaryCounts, type SummaryFacts } from '../language/summary.js';
+import type { LlmSummarizer } from './llm-summary.js';
 import type { HighlightsRepository, SummarisedActivity, SummaryOwner } from './highlights.repository.js';
 
 const HOUR_MS = 3_600_000;

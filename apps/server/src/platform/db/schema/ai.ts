@@ -37,7 +37,8 @@ export const activityFaces = pgTable(
  * The face examples of people memories: one row per face in a memory's photo (`source` photo, removed with
  * the photo or the memory), or a face of an activity the owner confirmed ("that's Rose") or rejected
  * ("not Rose": `negative`) (`source` correction, with the activity it came from while that exists).
- * The descriptor is face-api's 128-D embedding; recognition (modules/ai/recognition.ts) reads them per user.
+ * The descriptor is face-api's 128-D embedding; recognition (modules/recognition/face-match.ts) reads them
+ * per user.
  */
 export const memoryFaceEmbeddings = pgTable(
   'memory_face_embeddings',

@@ -1,0 +1,300 @@
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  notInArray,
+  or,
+  sql,
+} from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import {
+  activities,
+  activityFaces,
+  cameras,
+  memories,
+  sites,
+  users,
+  type RecognisedMemory,
+} from '../../platform/db/schema.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+
+export type ActivityFaceRow = typeof activityFaces.$inferSelect;
+
+/** The camera's settings that decide what the AI may do with its events. */
+export interface CameraContext {
+  id: string;
+  name: string;
+  siteId: string | null;
+  notes: string | null;
+  isMuted: boolean;
+  isPrivateModeEnabled: boolean;
+  isFacialRecognitionEnabled: boolean;
+}
+
+/** The owner's settings that decide what the AI may do, say and keep. */
+export interface OwnerContext {
+  id: string;
+  preferredLanguage: string;
+  timezone: string | null;
+  isFacialRecognitionEnabled: boolean;
+  isAmnesiaModeEnabled: boolean;
+  isGlobalPrivacyModeEnabled: boolean;
+}
+
+export interface AnalysisContext {
+  activity: ActivityRow;
+  camera: CameraContext;
+  user: OwnerContext;
+  /** The camera's property name when the user has more than one property (descriptions then say which). */
+  siteName: string | null;
+}
+
+/** Where an activity's alert stands after `claimAlert`. */
+export type AlertClaim =
+  | { kind: 'new'; messageId: string }
+  | { kind: 'joined'; messageId: string; rootActivityId: string }
+  | { kind: 'existing'; messageId: string };
+
+const live = (now: Date) => or(isNull(memories.expiresAt), gt(memories.expiresAt, now));
+
+/**
+ * The activity with its camera and owner; undefined when the activity is gone (deleted, purged). The alert,
+ * its corrections and its richer sentence read it, and so does the analysis before them:
+ * analysis.repository.ts takes it from here, as analysis depends on alerts and never the other way round.
+ */
+export async function loadAnalysisContext(db: Db, activityId: string): Promise<AnalysisContext | undefined> {
+  const [row] = await db
+    .select({
+      activity: activities,
+      camera: {
+        id: cameras.id,
+        name: cameras.name,
+        siteId: cameras.siteId,
+        notes: cameras.notes,
+        isMuted: cameras.isMuted,
+        isPrivateModeEnabled: cameras.isPrivateModeEnabled,
+        isFacialRecognitionEnabled: cameras.isFacialRecognitionEnabled,
+      },
+      user: {
+        id: users.id,
+        preferredLanguage: users.preferredLanguage,
+        timezone: users.timezone,
+        isFacialRecognitionEnabled: users.isFacialRecognitionEnabled,
+        isAmnesiaModeEnabled: users.isAmnesiaModeEnabled,
+        isGlobalPrivacyModeEnabled: users.isGlobalPrivacyModeEnabled,
+      },
+      siteName: sites.name,
+      activeSites: sql<number>`(select count(*)::int from ${sites} s where s.user_id = ${users.id} and s.removed_at is null)`,
+    })
+    .from(activities)
+    .innerJoin(cameras, eq(cameras.id, activities.cameraId))
+    .innerJoin(users, eq(users.id, activities.userId))
+    .leftJoin(sites, and(eq(sites.id, cameras.siteId), isNull(sites.removedAt)))
+    .where(eq(activities.id, activityId))
+    .limit(1);
+  if (!row) return undefined;
+  return {
+    activity: row.activity,
+    camera: row.camera,
+    user: row.user,
+    siteName: row.activeSites > 1 ? row.siteName : null,
+  };
+}
+
+/**
+ * The alerts' SQL: which alert an activity belongs to and its activities, the recognition and sentences
+ * corrections and the language model rewrite, the faces corrections teach from, memories by id and name, and
+ * amnesia's purge.
+ */
+export function createAlertsRepository(db: Db) {
+  return {
+    /** The activity with its camera and owner (see `loadAnalysisContext`). */
+    loadContext: (activityId: string) => loadAnalysisContext(db, activityId),
+
+    /**
+     * Decides, one camera at a time (a transaction-scoped advisory lock), which alert an activity belongs to:
+     * the one it already has, the alert of this camera whose first activity is within `windowMs`, or a new
+     * one with `newMessageId`. Recorded before any message is sent, so a retried job never alerts twice.
+     */
+    async claimAlert(
+      activity: Pick<ActivityRow, 'id' | 'cameraId' | 'occurredAt'>,
+      windowMs: number,
+      newMessageId: string,
+    ): Promise<AlertClaim> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${activity.cameraId}))`);
+        const [current] = await tx
+          .select({ alertMessageId: activities.alertMessageId })
+          .from(activities)
+          .where(eq(activities.id, activity.id));
+        if (current?.alertMessageId) return { kind: 'existing', messageId: current.alertMessageId };
+        const [root] = await tx
+          .select({ id: activities.id, alertMessageId: activities.alertMessageId })
+          .from(activities)
+          .where(
+            and(
+              eq(activities.cameraId, activity.cameraId),
+              ne(activities.id, activity.id),
+              isNotNull(activities.alertMessageId),
+              eq(activities.coalescedActivityId, activities.id),
+              gte(activities.occurredAt, new Date(activity.occurredAt.getTime() - windowMs)),
+              lte(activities.occurredAt, new Date(activity.occurredAt.getTime() + windowMs)),
+            ),
+          )
+          .orderBy(desc(activities.occurredAt))
+          .limit(1);
+        const claim: AlertClaim = root?.alertMessageId
+          ? { kind: 'joined', messageId: root.alertMessageId, rootActivityId: root.id }
+          : { kind: 'new', messageId: newMessageId };
+        await tx
+          .update(activities)
+          .set({
+            alertMessageId: claim.messageId,
+            coalescedActivityId: claim.kind === 'joined' ? claim.rootActivityId : activity.id,
+          })
+          .where(eq(activities.id, activity.id));
+        return claim;
+      });
+    },
+
+    /** The activities one alert message is about, first to last. */
+    async alertActivities(userId: string, messageId: string): Promise<ActivityRow[]> {
+      return db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), eq(activities.alertMessageId, messageId)))
+        .orderBy(asc(activities.occurredAt), asc(activities.createdAt));
+    },
+
+    async findActivity(userId: string, activityId: string): Promise<ActivityRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)))
+        .limit(1);
+      return row;
+    },
+
+    async findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> {
+      if (activityIds.length === 0) return [];
+      return db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), inArray(activities.id, activityIds)));
+    },
+
+    async facesOf(userId: string, activityId: string): Promise<ActivityFaceRow[]> {
+      return db
+        .select()
+        .from(activityFaces)
+        .where(and(eq(activityFaces.userId, userId), eq(activityFaces.activityId, activityId)))
+        .orderBy(asc(activityFaces.createdAt), asc(activityFaces.id));
+    },
+
+    /** Names a face (distance 0: the user confirmed it, so it is one of the memory's examples now). */
+    async setFaceMemory(
+      userId: string,
+      faceId: string,
+      memoryId: string | null,
+      distance: number | null,
+    ): Promise<void> {
+      await db
+        .update(activityFaces)
+        .set({ memoryId, distance })
+        .where(and(eq(activityFaces.userId, userId), eq(activityFaces.id, faceId)));
+    },
+
+    async updateRecognition(
+      userId: string,
+      activityId: string,
+      values: { recognised: RecognisedMemory[]; description: string; descriptionLocalized: string | null },
+    ): Promise<void> {
+      await db
+        .update(activities)
+        .set(values)
+        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)));
+    },
+
+    async updateDescriptions(
+      activityId: string,
+      values: { description: string; descriptionLocalized: string | null },
+    ): Promise<void> {
+      await db.update(activities).set(values).where(eq(activities.id, activityId));
+    },
+
+    /** A live memory of the user, any category. */
+    async findMemory(userId: string, memoryId: string, now: Date) {
+      const [row] = await db
+        .select({ id: memories.id, category: memories.category, name: memories.name })
+        .from(memories)
+        .where(and(eq(memories.userId, userId), eq(memories.id, memoryId), live(now)))
+        .limit(1);
+      return row;
+    },
+
+    /** Live people and animal memories whose name is this, ignoring case and surrounding spaces. */
+    async findNamedMemories(userId: string, name: string, now: Date) {
+      return db
+        .select({ id: memories.id, category: memories.category, name: memories.name })
+        .from(memories)
+        .where(
+          and(
+            eq(memories.userId, userId),
+            inArray(memories.category, ['people', 'animals']),
+            sql`lower(trim(${memories.name})) = ${name.trim().toLowerCase()}`,
+            live(now),
+          ),
+        )
+        .orderBy(asc(memories.createdAt));
+    },
+
+    /** Names and notes of the user's live memories (people, vehicles, animals), for the LLM's context. */
+    async memoryNotes(userId: string, now: Date) {
+      return db
+        .select({ id: memories.id, category: memories.category, name: memories.name, notes: memories.notes })
+        .from(memories)
+        .where(
+          and(
+            eq(memories.userId, userId),
+            inArray(memories.category, ['people', 'vehicles', 'animals']),
+            live(now),
+          ),
+        );
+    },
+
+    /** Amnesia-mode activities whose time is up, oldest first. */
+    async dueEphemeral(now: Date, limit: number): Promise<ActivityRow[]> {
+      return db
+        .select()
+        .from(activities)
+        .where(and(isNotNull(activities.ephemeralUntil), lte(activities.ephemeralUntil, now)))
+        .orderBy(asc(activities.ephemeralUntil))
+        .limit(limit);
+    },
+
+    /** Whether the message still speaks about any activity that is not due for purging. */
+    async alertHasOtherActivities(userId: string, messageId: string, except: string[]): Promise<boolean> {
+      const [row] = await db
+        .select({ id: activities.id })
+        .from(activities)
+        .where(
+          and(
+            eq(activities.userId, userId),
+            eq(activities.alertMessageId, messageId),
+            except.length > 0 ? notInArray(activities.id, except) : undefined,
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+  };
+}
+export type AlertsRepository = ReturnType<typeof createAlertsRepository>;

@@ -1,0 +1,76 @@
+import type { ChatMessage, VideoAttachment } from '@homesitter/contract';
+import { describe, expect, it } from 'vitest';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import { createAttachmentRefresher } from './attachments.js';
+
+const KEPT = '11111111-1111-4111-8111-111111111111';
+const GONE = '22222222-2222-4222-8222-222222222222';
+
+const video = (activity_uuid: string): VideoAttachment => ({
+  activity_uuid,
+  video_url: 'http://old/clip?exp=1',
+  url: 'http://old/clip?exp=1',
+  hls_url: 'http://old/hls?exp=1',
+  thumbnail_image_url: 'http://old/thumb?exp=1',
+  camera_name: 'Front Door',
+});
+
+const message = (id: string, videos: VideoAttachment[]): ChatMessage => ({
+  message_uuid: id,
+  date_time_utc: '2026-06-01T13:12:00.000Z',
+  role: 'agent',
+  text: 'Rose was seen at the Front Door.',
+  image_urls: [],
+  hidden_images: [],
+  videos,
+  source_activity_uuid_list: videos.map((v) => v.activity_uuid!),
+  reply_to_message_uuid: null,
+  reply_to_message: null,
+});
+
+describe('fresh links for history attachments', () => {
+  it('re-signs the clips of activities that still exist, in one query, and leaves the rest as they were', async () => {
+    const asked: string[][] = [];
+    const refresh = createAttachmentRefresher({
+      repo: {
+        findActivities: async (_userId, ids) => {
+          asked.push(ids);
+          return ids.filter((id) => id === KEPT).map((id) => ({ id }) as ActivityRow);
+        },
+      },
+      media: async (row) => ({
+        video_url: `http://new/${row.id}/clip`,
+        hls_url: `http://new/${row.id}/hls`,
+        thumbnail_image_url: `http://new/${row.id}/thumb`,
+      }),
+    });
+    const plain = { ...message('m0', []), role: 'user' as const, source_activity_uuid_list: [] };
+    const [first, second, third] = await refresh('u1', [
+      message('m1', [video(KEPT), video(GONE)]),
+      message('m2', [video(GONE)]),
+      plain,
+    ]);
+    expect(asked).toEqual([[KEPT, GONE]]);
+    expect(first!.videos[0]).toMatchObject({
+      video_url: `http://new/${KEPT}/clip`,
+      url: `http://new/${KEPT}/clip`,
+      hls_url: `http://new/${KEPT}/hls`,
+      thumbnail_image_url: `http://new/${KEPT}/thumb`,
+      camera_name: 'Front Door',
+    });
+    expect(first!.videos[1]).toEqual(video(GONE));
+    expect(second).toEqual(message('m2', [video(GONE)]));
+    expect(third).toBe(plain);
+  });
+
+  it('asks nothing for a page without clips', async () => {
+    let asked = 0;
+    const refresh = createAttachmentRefresher({
+      repo: { findActivities: async () => (asked++, []) },
+      media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
+    });
+    const messages = [message('m1', [])];
+    expect(await refresh('u1', messages)).toBe(messages);
+    expect(asked).toBe(0);
+  });
+});

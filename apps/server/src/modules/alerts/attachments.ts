@@ -1,0 +1,45 @@
+import type { ChatMessage } from '@homesitter/contract';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { AlertsRepository } from './alerts.repository.js';
+import type { ActivityMedia } from './alert-message.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Chat messages keep their clips' URLs as they were when sent, and signed URLs expire (`MEDIA_URL_TTL`), while
+ * history is read for weeks. So history hands out fresh URLs for every attachment whose activity still
+ * exists; one query per page. An attachment of a deleted activity keeps its old (expired) URLs.
+ */
+export function createAttachmentRefresher(deps: {
+  repo: Pick<AlertsRepository, 'findActivities'>;
+  media(activity: ActivityRow): Promise<ActivityMedia>;
+}) {
+  return async function refresh(userId: string, messages: ChatMessage[]): Promise<ChatMessage[]> {
+    const ids = new Set<string>();
+    for (const m of messages)
+      for (const v of m.videos) if (v.activity_uuid && UUID.test(v.activity_uuid)) ids.add(v.activity_uuid);
+    if (ids.size === 0) return messages;
+    const rows = await deps.repo.findActivities(userId, [...ids]);
+    const media = new Map(await Promise.all(rows.map(async (r) => [r.id, await deps.media(r)] as const)));
+    return messages.map((m) =>
+      m.videos.some((v) => v.activity_uuid && media.has(v.activity_uuid))
+        ? {
+            ...m,
+            videos: m.videos.map((v) => {
+              const fresh = v.activity_uuid ? media.get(v.activity_uuid) : undefined;
+              return fresh
+                ? {
+                    ...v,
+                    video_url: fresh.video_url,
+                    url: fresh.video_url,
+                    hls_url: fresh.hls_url,
+                    thumbnail_image_url: fresh.thumbnail_image_url,
+                  }
+                : v;
+            }),
+          }
+        : m,
+    );
+  };
+}
+export type AttachmentRefresher = ReturnType<typeof createAttachmentRefresher>;

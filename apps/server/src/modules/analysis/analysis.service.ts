@@ -1,0 +1,148 @@
+import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
+import type { Logger } from '../../platform/logger.js';
+import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { AnalysisContext } from '../alerts/alerts.repository.js';
+import type { AlertsService } from '../alerts/alerts.service.js';
+import { describe } from '../language/stored-descriptions.js';
+import type { FaceExample } from '../recognition/face-match.js';
+import { recogniseActivity, type Recognition } from '../recognition/recognition.js';
+import type { AnalysisRepository } from './analysis.repository.js';
+import { mergeFaces, mergeObjects } from './frames-merge.js';
+
+/** The frames of an activity to look at: its images, or a few frames of its clip. */
+export interface ActivityFrames {
+  load(activity: ActivityRow): Promise<Buffer[]>;
+}
+
+export interface AnalysisServiceDeps {
+  repo: AnalysisRepository;
+  vision: Pick<VisionEngine, 'analyse'>;
+  frames: ActivityFrames;
+  recognition: Recognition;
+  faceExamples: { listForUser(userId: string): Promise<FaceExample[]> };
+  alerts: Pick<AlertsService, 'alertFor'>;
+  log: Logger;
+  now?: () => Date;
+}
+
+/** The media an analysis was made from; a rerun for the same media (a retried job) does not look again. */
+export function mediaFingerprint(a: Pick<ActivityRow, 'thumbnailKey' | 'videoKey' | 'imageKeys'>): string {
+  return [a.videoKey ?? '', a.thumbnailKey ?? '', ...a.imageKeys].join('|');
+}
+
+/**
+ * `activity.analyse`: what is in an activity (objects; faces only with the owner's consent, globally and for
+ * the camera), who and what is known among it, one sentence about it; then the alert. Idempotent: a rerun
+ * for unchanged media reuses the stored analysis, and the alert is claimed before anything is sent.
+ */
+export function createAnalysisService(deps: AnalysisServiceDeps) {
+  const { repo, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** The engine's answer for one frame; undefined for a frame that does not decode. */
+  async function see(activityId: string, frame: Buffer, faces: boolean): Promise<VisionResult | undefined> {
+    try {
+      return await deps.vision.analyse(frame, { faces });
+    } catch (err) {
+      // A frame that does not decode is the camera's problem, not a reason to retry the job forever.
+      if (!(err instanceof UnreadableImageError)) throw err;
+      log.warn({ err, activityId }, 'a frame of the activity could not be read');
+      return undefined;
+    }
+  }
+
+  /**
+   * Every frame for objects; faces (with consent) in one frame only, the one with the surest person: faces
+   * cost more than objects, and the same faces are in the neighbouring frames anyway.
+   */
+  async function look(ctx: AnalysisContext): Promise<VisionResult[]> {
+    const { activity, camera, user } = ctx;
+    const faces = user.isFacialRecognitionEnabled && camera.isFacialRecognitionEnabled;
+    const frames = await deps.frames.load(activity);
+    if (frames.length === 1) {
+      const result = await see(activity.id, frames[0]!, faces);
+      return result ? [result] : [];
+    }
+    const results: (VisionResult | undefined)[] = [];
+    for (const frame of frames) results.push(await see(activity.id, frame, false));
+    if (faces) {
+      const personScore = (r: VisionResult | undefined) =>
+        Math.max(0, ...(r?.objects ?? []).filter((o) => o.kind === 'person').map((o) => o.score));
+      const best = results.reduce((b, r, i) => (personScore(r) > personScore(results[b]) ? i : b), 0);
+      if (personScore(results[best]) > 0) results[best] = await see(activity.id, frames[best]!, true);
+    }
+    return results.filter((r): r is VisionResult => r !== undefined);
+  }
+
+  async function analyse(ctx: AnalysisContext): Promise<ActivityRow> {
+    const { activity, camera, user } = ctx;
+    const started = performance.now();
+    const results = await look(ctx);
+    const lookedMs = Math.round(performance.now() - started);
+    const objects = mergeObjects(results);
+    const faces = mergeFaces(results);
+    const memories = objects.length > 0 ? await repo.recognisableMemories(user.id, camera.siteId, now()) : [];
+    const examples =
+      faces.length > 0 && memories.some((m) => m.category === 'people')
+        ? await deps.faceExamples.listForUser(user.id)
+        : [];
+    const outcome = recogniseActivity({ recognition: deps.recognition, objects, faces, memories, examples });
+    const descriptions = describe(
+      {
+        cameraName: camera.name,
+        siteName: ctx.siteName,
+        timezone: user.timezone,
+        occurredAt: activity.occurredAt,
+        mediaKind: activity.mediaKind,
+        objects,
+        recognised: outcome.recognised,
+      },
+      user.preferredLanguage,
+    );
+    const result = {
+      objects,
+      recognised: outcome.recognised,
+      ...descriptions,
+      analysedMedia: mediaFingerprint(activity),
+    };
+    const at = now();
+    // In amnesia mode nothing new is kept: no faces, so nothing a correction could later learn from either.
+    await repo.saveAnalysis(activity, result, user.isAmnesiaModeEnabled ? null : outcome.faces, at);
+    log.debug(
+      {
+        activityId: activity.id,
+        frames: results.length,
+        lookedMs,
+        totalMs: Math.round(performance.now() - started),
+        objects: objects.length,
+        faces: faces.length,
+        recognised: outcome.recognised.length,
+      },
+      'activity analysed',
+    );
+    return { ...activity, ...result, analysedAt: at };
+  }
+
+  return {
+    async analyseActivity(activityId: string): Promise<void> {
+      const ctx = await repo.loadContext(activityId);
+      if (!ctx) return; // deleted (or purged) before its turn came: nothing to do
+      const { activity, camera, user } = ctx;
+      if (user.isGlobalPrivacyModeEnabled || camera.isPrivateModeEnabled) {
+        // Private mode switched on after the event arrived: the AI does not look.
+        log.info({ activityId }, 'activity not analysed: private mode');
+        return;
+      }
+      if (user.isAmnesiaModeEnabled && !activity.ephemeralUntil) {
+        const until = new Date(now().getTime() + EPHEMERAL_ACTIVITY_HOURS * 3_600_000);
+        await repo.markEphemeral(activity.id, until);
+        activity.ephemeralUntil = until;
+      }
+      const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);
+      const analysed = unchanged ? activity : await analyse(ctx);
+      await deps.alerts.alertFor({ ...ctx, activity: analysed });
+    },
+  };
+}
+export type AnalysisService = ReturnType<typeof createAnalysisService>;

@@ -1,0 +1,53 @@
+import type { ActivityObject } from '../../platform/db/schema.js';
+import type { DetectedFace, VisionResult } from '../../adapters/vision/vision.js';
+import { faceDistance } from '../recognition/face-match.js';
+
+/**
+ * One activity is several frames (the snapshots, or 3–5 frames of a clip); what is stored is one answer for
+ * the event. Objects: per kind and label the best-scoring sighting, with its box (the frame it was surest
+ * in). Faces: the same person is usually in several frames, so faces closer than `SAME_PERSON_DISTANCE`
+ * are one face, represented by its most confident sighting.
+ */
+
+/**
+ * Below this euclidean distance two face descriptors are taken for the same person within one event. Tighter
+ * than the recognition threshold: here a wrong merge would hide a second person from the alert.
+ */
+export const SAME_PERSON_DISTANCE = 0.5;
+
+export function mergeObjects(results: Pick<VisionResult, 'objects'>[]): ActivityObject[] {
+  const best = new Map<string, ActivityObject>();
+  const most = new Map<string, number>();
+  for (const { objects } of results) {
+    const inFrame = new Map<string, number>();
+    for (const o of objects) {
+      const key = `${o.kind}/${o.label}`;
+      inFrame.set(key, (inFrame.get(key) ?? 0) + 1);
+      const seen = best.get(key);
+      if (seen && seen.score >= o.score) continue;
+      best.set(key, {
+        kind: o.kind,
+        label: o.label,
+        score: round(o.score),
+        box: o.box.map(Math.round) as [number, number, number, number],
+        ...(o.color ? { color: o.color } : seen?.color ? { color: seen.color } : {}),
+      });
+    }
+    for (const [key, n] of inFrame) most.set(key, Math.max(most.get(key) ?? 0, n));
+  }
+  return [...best.entries()]
+    .map(([key, o]) => ((most.get(key) ?? 1) > 1 ? { ...o, count: most.get(key) } : o))
+    .sort((a, b) => b.score - a.score);
+}
+
+/** The distinct faces of an event, most confident first. */
+export function mergeFaces(results: Pick<VisionResult, 'faces'>[]): DetectedFace[] {
+  const all = results.flatMap((r) => r.faces).sort((a, b) => b.score - a.score);
+  const distinct: DetectedFace[] = [];
+  for (const face of all)
+    if (!distinct.some((d) => faceDistance(d.descriptor, face.descriptor) < SAME_PERSON_DISTANCE))
+      distinct.push(face);
+  return distinct;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

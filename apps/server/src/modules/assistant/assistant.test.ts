@@ -1,0 +1,283 @@
+import type { ChatMessage } from '@homesitter/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { describeActivity } from '../language/activity-sentence.js';
+import {
+  ask,
+  car,
+  insertActivity,
+  minutesAgo,
+  person,
+  userWithCameras,
+  type World,
+} from './assistant.test-support.js';
+
+let t: TestApp;
+let realtime: ReturnType<typeof recordRealtime>;
+beforeAll(async () => {
+  t = await createTestApp();
+  realtime = recordRealtime();
+});
+afterAll(() => t.close());
+
+/** What went out over realtime to one user, in order. */
+function recordRealtime() {
+  const spy = vi.spyOn(t.app.realtime, 'publish');
+  return {
+    eventsFor(userId: string) {
+      return spy.mock.calls
+        .filter(([uid]) => uid === userId)
+        .map(([, event, payload]) => ({ event, payload }));
+    },
+  };
+}
+const pushes = () => vi.spyOn(t.app.notifications, 'notify');
+
+const sentence = (
+  at: Date,
+  cameraName: string,
+  objects: { kind: 'person' | 'vehicle'; label: string }[],
+  names: string[] = [],
+) =>
+  describeActivity(
+    {
+      cameraName,
+      occurredAt: at,
+      timezone: 'Europe/Berlin',
+      mediaKind: 'image',
+      objects,
+      recognised: names.map((name) => ({ category: 'people', name })),
+    },
+    'en',
+  );
+
+describe('chat answers', () => {
+  let home: World;
+  let roseId: string;
+  const roseAt = minutesAgo(60);
+  const strangerAt = minutesAgo(30);
+  let roseVisit: string;
+  let strangerVisit: string;
+  let carVisit: string;
+
+  beforeAll(async () => {
+    home = await userWithCameras(t, { '': ['Front Door', 'Driveway'] });
+    const rose = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/memories/people',
+      headers: home.user.auth,
+      payload: { name: 'Rose' },
+    });
+    roseId = rose.json().data.memory_uuid;
+    roseVisit = await insertActivity(t, home, home.cameras['Front Door']!, {
+      at: roseAt,
+      objects: [person()],
+      recognised: [{ category: 'people', memory_uuid: roseId, name: 'Rose' }],
+    });
+    strangerVisit = await insertActivity(t, home, home.cameras['Front Door']!, {
+      at: strangerAt,
+      objects: [person()],
+      mediaKind: 'video',
+      keys: { video: `users/${home.userId}/activities/x/clip.mp4` },
+    });
+    carVisit = await insertActivity(t, home, home.cameras.Driveway!, {
+      at: minutesAgo(20),
+      objects: [car('white')],
+    });
+    // Too long ago for "the last 3 hours", and kept only for its alert (amnesia): never found.
+    await insertActivity(t, home, home.cameras['Front Door']!, {
+      at: minutesAgo(5 * 60),
+      objects: [person()],
+    });
+    await insertActivity(t, home, home.cameras['Front Door']!, {
+      at: minutesAgo(10),
+      objects: [person()],
+      ephemeralUntil: new Date(Date.now() + 3_600_000),
+    });
+  });
+
+  it('answers with what it found, cites it with clips, shows progress and clears it, and pushes the answer', async () => {
+    const notify = pushes();
+    const answer = await ask(t, home.user, 'Did anyone come to the front door in the last 3 hours?');
+
+    expect(answer.role).toBe('agent');
+    expect(answer.text).toBe(
+      [
+        'I saw people at the Front Door twice in the last 3 hours:',
+        `• ${sentence(roseAt, 'Front Door', [{ kind: 'person', label: 'person' }], ['Rose'])}`,
+        `• ${sentence(strangerAt, 'Front Door', [{ kind: 'person', label: 'person' }])}`,
+        'Recognised: Rose.',
+      ].join('\n'),
+    );
+    expect(answer.source_activity_uuid_list).toEqual([roseVisit, strangerVisit]);
+    expect(answer.videos.map((v) => v.activity_uuid)).toEqual([roseVisit, strangerVisit]);
+    const clip = answer.videos[1]!;
+    expect(clip).toMatchObject({ camera_name: 'Front Door', metaWidth: 1280, metaHeight: 720 });
+    expect(clip.video_url).toMatch(/^http:\/\/homesitter\.test\/media\/users\/.+clip\.mp4\?exp=\d+&sig=/);
+    expect(answer.videos[0]!.thumbnail_image_url).toMatch(/thumb\.jpg\?exp=\d+&sig=/);
+
+    const events = realtime.eventsFor(home.userId);
+    const progress = events.filter((e) => e.event === 'ReceiveProgressUpdate').map((e) => e.payload);
+    expect(progress).toEqual([
+      { in_progress_text: 'Looking through events in the last 3 hours…' },
+      { in_progress_text: '' },
+    ]);
+    const answerEvent = events.findIndex(
+      (e) => e.event === 'ReceiveMessage' && (e.payload as ChatMessage).message_uuid === answer.message_uuid,
+    );
+    const cleared = events.findIndex(
+      (e) =>
+        e.event === 'ReceiveProgressUpdate' &&
+        (e.payload as { in_progress_text: string }).in_progress_text === '',
+    );
+    expect(answerEvent).toBeGreaterThan(-1);
+    expect(cleared).toBeGreaterThan(answerEvent);
+
+    await vi.waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(home.userId, {
+        kind: 'chat_message',
+        messageUuid: answer.message_uuid,
+        title: 'Home Sitter',
+        body: answer.text,
+      }),
+    );
+    notify.mockRestore();
+  });
+
+  it('says plainly when nothing matched, and cites nothing', async () => {
+    const answer = await ask(t, home.user, 'Any dogs in the last 3 hours?');
+    expect(answer.text).toBe("I didn't see any dogs in the last 3 hours.");
+    expect(answer.source_activity_uuid_list).toEqual([]);
+    expect(answer.videos).toEqual([]);
+  });
+
+  it('follows up on the previous question ("and …?")', async () => {
+    await ask(t, home.user, 'Any cars in the last 10 minutes?');
+    const answer = await ask(t, home.user, 'And in the last hour?');
+    expect(answer.text.split('\n')[0]).toBe('I saw a car in the last hour:');
+    expect(answer.source_activity_uuid_list).toEqual([carVisit]);
+  });
+
+  it('answers a German question in German', async () => {
+    const answer = await ask(t, home.user, 'War in den letzten 3 Stunden jemand da?');
+    expect(answer.text.split('\n')[0]).toBe('Ich habe in den letzten 3 Stunden zweimal Personen gesehen:');
+    expect(answer.source_activity_uuid_list).toEqual([roseVisit, strangerVisit]);
+  });
+
+  it('finds a memory by name', async () => {
+    const answer = await ask(t, home.user, 'Was Rose here in the last 2 hours?');
+    expect(answer.source_activity_uuid_list).toEqual([roseVisit]);
+    expect(answer.text.split('\n')[0]).toBe('I saw Rose once in the last 2 hours:');
+  });
+
+  it("never finds another user's activities", async () => {
+    const other = await userWithCameras(t, { '': ['Front Door'] });
+    const answer = await ask(t, other.user, 'Did anyone come to the front door in the last 3 hours?');
+    expect(answer.text).toBe("I didn't see anyone at the Front Door in the last 3 hours.");
+    expect(answer.source_activity_uuid_list).toEqual([]);
+  });
+
+  it('keeps a note when told to remember, with an expiry when it names a day', async () => {
+    const answer = await ask(t, home.user, 'Remember that the plumber comes on Tuesday');
+    expect(answer.text).toMatch(
+      /^Got it, I'll remember: “The plumber comes on Tuesday”\. I'll keep it in mind through /,
+    );
+    const memories = (
+      await t.app.inject({ method: 'GET', url: '/api/users/memories', headers: home.user.auth })
+    ).json().data;
+    const note = memories.general.find((m: { text: string }) => m.text === 'The plumber comes on Tuesday');
+    expect(note).toBeDefined();
+    expect(note.expiration).not.toBeNull();
+    // Asked again, it stays one note.
+    await ask(t, home.user, 'Remember that the plumber comes on Tuesday');
+    const again = (
+      await t.app.inject({ method: 'GET', url: '/api/users/memories', headers: home.user.auth })
+    ).json().data.general;
+    expect(again.filter((m: { text: string }) => m.text === 'The plumber comes on Tuesday')).toHaveLength(1);
+  });
+
+  it('quotes notes that bear on a question', async () => {
+    const answer = await ask(t, home.user, 'When does the plumber come?');
+    expect(answer.text).toContain('From your notes: “The plumber comes on Tuesday”');
+  });
+
+  it('answers small talk without searching', async () => {
+    const answer = await ask(t, home.user, 'Thanks!');
+    expect(answer.text).toBe("You're welcome!");
+  });
+});
+
+describe('property scoping', () => {
+  let world: World;
+  let homeVisit: string;
+  let beachVisit: string;
+
+  beforeAll(async () => {
+    world = await userWithCameras(t, { Home: ['Front Door'], 'Beach House': ['Deck'] });
+    homeVisit = await insertActivity(t, world, world.cameras['Front Door']!, {
+      at: minutesAgo(40),
+      objects: [person()],
+    });
+    beachVisit = await insertActivity(t, world, world.cameras.Deck!, {
+      at: minutesAgo(20),
+      objects: [person()],
+    });
+  });
+
+  it('speaks of each property on its own when the question names none', async () => {
+    const answer = await ask(t, world.user, 'What happened in the last 2 hours?');
+    const [beach, home] = answer.text.split('\n\n');
+    expect(beach).toMatch(/^Beach House: There was one event in the last 2 hours:\n• .*Deck/);
+    expect(home).toMatch(/^Home: There was one event in the last 2 hours:\n• .*Front Door/);
+    expect(answer.source_activity_uuid_list).toEqual([beachVisit, homeVisit]);
+  });
+
+  it('keeps to the property the question names', async () => {
+    const answer = await ask(t, world.user, 'What happened at the beach house in the last 2 hours?');
+    expect(answer.text.split('\n')[0]).toBe('There was one event at Beach House in the last 2 hours:');
+    expect(answer.source_activity_uuid_list).toEqual([beachVisit]);
+  });
+
+  it("keeps to a named camera's property", async () => {
+    const answer = await ask(t, world.user, 'Anyone at the front door in the last 2 hours?');
+    expect(answer.source_activity_uuid_list).toEqual([homeVisit]);
+  });
+
+  it('combines them when asked about all', async () => {
+    const answer = await ask(t, world.user, 'What happened everywhere in the last 2 hours?');
+    expect(answer.text.split('\n')[0]).toBe('There were two events in the last 2 hours:');
+    expect(answer.source_activity_uuid_list).toEqual([homeVisit, beachVisit]);
+  });
+});
+
+describe('amnesia mode', () => {
+  let world: World;
+
+  beforeAll(async () => {
+    world = await userWithCameras(t, { '': ['Driveway'] });
+    await insertActivity(t, world, world.cameras.Driveway!, { at: minutesAgo(30), objects: [car()] });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/update-amnesia-mode',
+      headers: world.user.auth,
+      payload: { is_amnesia_mode_enabled: true },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('keeps no note and says why', async () => {
+    const answer = await ask(t, world.user, 'Remember that the gate code is 1234');
+    expect(answer.text).toMatch(/^Amnesia mode is on, so I'm not keeping anything new\./);
+    const memories = (
+      await t.app.inject({ method: 'GET', url: '/api/users/memories', headers: world.user.auth })
+    ).json().data;
+    expect(memories.general).toEqual([]);
+  });
+
+  it('uses no chat context beyond the current question', async () => {
+    await ask(t, world.user, 'Any dogs in the last hour?');
+    const answer = await ask(t, world.user, 'And in the last 2 hours?');
+    // Not "any dogs": the earlier question is not carried over.
+    expect(answer.text.split('\n')[0]).toBe('There was one event in the last 2 hours:');
+  });
+});

@@ -1,0 +1,396 @@
+/**
+ * The assistant's tools, defined once (DESIGN.md "the AI assistant's tools are defined once"): searching
+ * activities, searching memories and keeping a note. The built-in composer calls them directly; with an
+ * LLM the same functions are offered as function tools. Each search keeps to the property rule (spec §1):
+ * a question about one camera or property stays there, and one about none of several properties is answered
+ * property by property.
+ */
+import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
+import type { ActivityObject } from '../../platform/db/schema.js';
+import type { LlmTool } from '../../adapters/llm/llm.js';
+import { instantToExpiration } from '../memories/wall-time.js';
+import { pickCited, type FoundActivity } from '../language/answer.js';
+import { fold, namePattern, nameVariants } from '../language/fold.js';
+import type { Language, ObjectKind } from '../language/lexicon.js';
+import { kindOfLabel, OBJECT_KINDS } from '../language/lexicon.js';
+import { parseQuestion, type ParsedQuestion, type QuestionContext } from '../language/question.js';
+import { defaultWindow, parseTimeWindow } from '../language/time-phrases.js';
+import { windowPhrase } from '../language/window-label.js';
+import type { ActivityRow, AssistantRepository, MemoryRow } from './assistant.repository.js';
+import { formatClock, localDate } from '../language/clock.js';
+
+/** Everything about the user a conversation works with, loaded once per message. */
+export interface AssistantScope {
+  userId: string;
+  subject: string;
+  now: Date;
+  timezone: string | null;
+  language: Language;
+  amnesia: boolean;
+  cameras: { id: string; name: string; siteId: string | null; notes: string | null }[];
+  sites: { id: string; name: string }[];
+  memories: (MemoryRow & { siteIds: string[] })[];
+}
+
+/** The most activities one search reads; the answer says how many matched beyond them. */
+export const SEARCH_LIMIT = 200;
+
+export type SearchQuery = ParsedQuestion & { intent: 'search' };
+
+export interface SearchResult {
+  query: SearchQuery;
+  rows: ActivityRow[];
+  found: FoundActivity[];
+  total: number;
+  /** The user has several properties and asked about none: speak of each on its own. */
+  groupByProperty: boolean;
+}
+
+/** The names a memory answers to in a question: a person's or pet's name, a vehicle's owner, make and model. */
+export function memoryNames(m: MemoryRow): string[] {
+  if (m.category === 'people' || m.category === 'animals') return m.name ? [m.name] : [];
+  if (m.category === 'vehicles') {
+    const names: string[] = [];
+    const makeModel = [m.make, m.model].filter(Boolean).join(' ');
+    if (makeModel) names.push(makeModel);
+    if (m.model) names.push(m.model);
+    if (m.owner) names.push(`${m.owner}'s car`, `${m.owner}s Auto`);
+    return names;
+  }
+  return [];
+}
+
+/** What `parseQuestion` needs to know about the user. */
+export function questionContext(scope: AssistantScope): QuestionContext {
+  return {
+    now: scope.now,
+    timezone: scope.timezone,
+    language: scope.language,
+    cameras: scope.cameras,
+    sites: scope.sites,
+    memories: scope.memories.flatMap((m) =>
+      memoryNames(m).map((name) => ({ uuid: m.id, name, category: m.category })),
+    ),
+  };
+}
+
+/** A stored object stands for `count` alike detections; the composer counts them one by one. */
+export function detections(objects: ActivityObject[]): FoundActivity['objects'] {
+  return objects.flatMap((o) =>
+    Array.from({ length: Math.max(1, o.count ?? 1) }, () => ({
+      kind: o.kind,
+      label: o.label,
+      color: o.color,
+    })),
+  );
+}
+
+export function toFound(row: ActivityRow): FoundActivity {
+  return {
+    id: row.id,
+    cameraName: row.cameraName,
+    siteId: row.siteId,
+    occurredAt: row.occurredAt,
+    mediaKind: row.mediaKind,
+    objects: detections(row.objects),
+    recognised: row.recognised.map((r) => ({
+      category: r.category,
+      name: r.name,
+      memory_uuid: r.memory_uuid,
+    })),
+    description: row.description,
+    descriptionLocalized: row.descriptionLocalized,
+  };
+}
+
+/** Properties that have cameras; cameras without one count as one more. */
+function propertyGroups(scope: AssistantScope): Set<string | null> {
+  return new Set(scope.cameras.map((c) => c.siteId));
+}
+
+export async function searchActivities(
+  repo: AssistantRepository,
+  scope: AssistantScope,
+  query: SearchQuery,
+): Promise<SearchResult> {
+  const window = query.from && query.to ? { from: query.from, to: query.to } : defaultWindow(scope);
+  const cameraIds = query.cameraNames?.length
+    ? scope.cameras.filter((c) => query.cameraNames!.includes(c.name)).map((c) => c.id)
+    : undefined;
+  const siteIds = !cameraIds && query.siteIds?.length ? query.siteIds : undefined;
+  const objects = (query.kinds ?? []).map((kind) => ({
+    kind,
+    labels: (query.labels ?? []).filter((l) => kindOfLabel(l) === kind),
+  }));
+  const { rows, total } = await repo.searchActivities(scope.userId, {
+    ...window,
+    ...(cameraIds ? { cameraIds } : {}),
+    ...(siteIds ? { siteIds } : {}),
+    ...(objects.length ? { objects } : {}),
+    ...(query.memoryIds?.length ? { memoryIds: query.memoryIds } : {}),
+    limit: SEARCH_LIMIT,
+  });
+  const groupByProperty = !cameraIds && !siteIds && !query.allProperties && propertyGroups(scope).size > 1;
+  return { query, rows, found: rows.map(toFound), total, groupByProperty };
+}
+
+/** Words worth looking up in notes: not the question's own function words, times or kinds. */
+const STOP_WORDS = new Set(
+  (
+    'about after again all also and any anyone anything are around been before being between both but came ' +
+    'come could did does doing done each else ever from had has have here how into just know last like made ' +
+    'many more most much need night only other over same see seen should since some someone something still ' +
+    'such than that the their them then there these they this those through today tomorrow under until very ' +
+    'want was were what when where which while who whom why will with would yesterday your you happened ' +
+    'happen going week hours minutes morning evening afternoon remember tell please ' +
+    'aber alle alles als also andere auch auf aus bei beim bis dann das dass dein deine dem den der des die ' +
+    'dies diese dieser doch dort durch ein eine einem einen einer etwas euch gegen gestern gibt hast hat hatte ' +
+    'heute hier ich ihr ihre immer jemand jetzt kann kam kommt letzte letzten mal man mehr mein meine mich mir ' +
+    'mit morgen nach nacht nicht noch nur oder schon sein seit sich sie sind soll ueber uber und uns unter viel ' +
+    'vom von vor war waren warum was weil welche wenn wer wie wieder wird woche wurde zum zur zwischen passiert ' +
+    'stunden minuten abend morgens nachmittag'
+  ).split(' '),
+);
+
+/** The user's notes ("other" memories) that share a word with the question, at most three. */
+export function relevantNotes(scope: AssistantScope, text: string): MemoryRow[] {
+  const words = [...new Set(fold(text).split(/[\s.:/-]+/))].filter(
+    (w) => w.length >= 4 && !STOP_WORDS.has(w),
+  );
+  if (words.length === 0) return [];
+  return scope.memories
+    .filter((m) => m.category === 'other' && m.text)
+    .filter((m) => {
+      const haystack = fold(`${m.text ?? ''} ${m.notes ?? ''}`);
+      return words.some((w) => new RegExp(`(?<![a-z0-9])${w}`).test(haystack));
+    })
+    .slice(0, 3);
+}
+
+// The LLM's view of the same tools.
+
+/** What the model reads about one activity: facts only, in English, with the local time. */
+function activityForModel(a: FoundActivity, scope: AssistantScope) {
+  const counts = new Map<string, number>();
+  for (const o of a.objects) {
+    const key = [o.color, o.label].filter(Boolean).join(' ');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return {
+    activity_uuid: a.id,
+    local_time: `${localDate(a.occurredAt, scope.timezone)} ${formatClock(a.occurredAt, scope.timezone, 'de')}`,
+    camera: a.cameraName,
+    detected: [...counts].map(([what, n]) => (n > 1 ? `${n} × ${what}` : what)),
+    recognised: a.recognised.map((r) => `${r.name} (${r.category})`),
+    description: a.description ?? null,
+  };
+}
+
+/** The model sees at most this many activities per property; the counts cover the rest. */
+const MODEL_ACTIVITIES_PER_PROPERTY = 10;
+
+function resultForModel(result: SearchResult, scope: AssistantScope) {
+  const siteName = (id: string | null) =>
+    id ? (scope.sites.find((s) => s.id === id)?.name ?? 'Unknown property') : 'No property';
+  const groups = new Map<string | null, FoundActivity[]>();
+  for (const a of result.found) {
+    const key = result.groupByProperty ? a.siteId : 'all';
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const window = result.query.window ? windowPhrase(result.query.window, 'en') : 'in the last 24 hours';
+  return {
+    window,
+    from: result.query.from?.toISOString(),
+    to: result.query.to?.toISOString(),
+    total_matches: result.total,
+    answer_per_property: result.groupByProperty,
+    groups: [...groups]
+      .sort(([a], [b]) => siteName(a).localeCompare(siteName(b)))
+      .map(([key, list]) => ({
+        ...(result.groupByProperty ? { property: siteName(key) } : {}),
+        count: list.length,
+        activities: pickCited(result.query, list, MODEL_ACTIVITIES_PER_PROPERTY).map((a) =>
+          activityForModel(a, scope),
+        ),
+      })),
+  };
+}
+
+function resolveNames<T>(wanted: unknown, items: T[], nameOf: (item: T) => string[]): T[] {
+  if (!Array.isArray(wanted)) return [];
+  const out: T[] = [];
+  for (const w of wanted) {
+    if (typeof w !== 'string' || !w.trim()) continue;
+    const target = fold(w);
+    const hit = items.find((item) =>
+      nameOf(item).some((n) => nameVariants(n).some((v) => namePattern(v).test(target))),
+    );
+    if (hit && !out.includes(hit)) out.push(hit);
+  }
+  return out;
+}
+
+const stringList = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
+
+export interface ToolDeps {
+  repo: AssistantRepository;
+  scope: AssistantScope;
+  /** Keeps an "other" memory for the user (the memories service); answers its uuid. */
+  createNote(text: string, expiration: MemoryExpiration | null): Promise<string>;
+  /** Every search the model ran, so the answer can cite what it found. */
+  searches: SearchResult[];
+  /** Notes the model kept in this conversation. */
+  created: string[];
+}
+
+/** The tools offered to the model; without `create_memory` in amnesia mode (nothing new is kept). */
+export function llmTools(deps: ToolDeps): LlmTool[] {
+  const { scope } = deps;
+  const search: LlmTool = {
+    name: 'search_activities',
+    description:
+      "Search the user's camera events (activities). Give the time as the user said it in time_phrase (English or German, e.g. 'today', 'last night', 'yesterday after 5', 'in den letzten 3 Stunden'); without it the last 24 hours are searched. Results come per property when the user has several and named none.",
+    parameters: {
+      type: 'object',
+      properties: {
+        time_phrase: { type: 'string', description: 'The time the question is about, in words.' },
+        cameras: stringList('Camera names the question names.'),
+        properties: stringList('Property names the question names.'),
+        kinds: {
+          type: 'array',
+          items: { type: 'string', enum: [...OBJECT_KINDS] },
+          description: 'What was seen.',
+        },
+        labels: stringList(
+          'More precise than the kind: car, truck, bus, motorcycle, bicycle, dog, cat, bird…',
+        ),
+        memory_names: stringList('Names of known people, pets or vehicles the question is about.'),
+        all_properties: { type: 'boolean', description: 'The user asked about all properties together.' },
+      },
+      additionalProperties: false,
+    },
+    async run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const phrase = typeof args.time_phrase === 'string' ? args.time_phrase : '';
+      const window = (phrase && parseTimeWindow(fold(phrase), scope)) || defaultWindow(scope);
+      const cams = resolveNames(args.cameras, scope.cameras, (c) => [c.name]);
+      const named = resolveNames(args.properties, scope.sites, (s) => [s.name]);
+      const mems = resolveNames(args.memory_names, scope.memories, memoryNames);
+      const kinds = Array.isArray(args.kinds)
+        ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
+        : [];
+      const labels = Array.isArray(args.labels)
+        ? args.labels.filter((l): l is string => typeof l === 'string' && kindOfLabel(l) !== undefined)
+        : [];
+      for (const l of labels) if (!kinds.includes(kindOfLabel(l)!)) kinds.push(kindOfLabel(l)!);
+      const siteIds = new Set(named.map((s) => s.id));
+      for (const c of cams) if (c.siteId) siteIds.add(c.siteId);
+      const query: SearchQuery = {
+        intent: 'search',
+        from: window.from,
+        to: window.to,
+        window: window.label,
+        ...(cams.length ? { cameraNames: cams.map((c) => c.name) } : {}),
+        ...(siteIds.size ? { siteIds: [...siteIds] } : {}),
+        ...(kinds.length ? { kinds } : {}),
+        ...(labels.length ? { labels: labels.map((l) => l.toLowerCase()) } : {}),
+        ...(mems.length ? { memoryIds: mems.map((m) => m.id) } : {}),
+        allProperties: args.all_properties === true,
+      };
+      const result = await searchActivities(deps.repo, scope, query);
+      deps.searches.push(result);
+      return resultForModel(result, scope);
+    },
+  };
+
+  const searchMemories: LlmTool = {
+    name: 'search_memories',
+    description:
+      'Look up what the user told you to remember: known people, vehicles, animals and notes, with their notes. Without a query, lists them all (at most 30).',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Words to look for.' },
+        category: { type: 'string', enum: ['people', 'vehicles', 'animals', 'other'] },
+      },
+      additionalProperties: false,
+    },
+    async run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const category = typeof args.category === 'string' ? (args.category as MemoryCategory) : undefined;
+      const words =
+        typeof args.query === 'string'
+          ? fold(args.query)
+              .split(' ')
+              .filter((w) => w.length >= 2)
+          : [];
+      const siteName = (id: string) => scope.sites.find((s) => s.id === id)?.name;
+      return scope.memories
+        .filter((m) => !category || m.category === category)
+        .filter((m) => {
+          if (words.length === 0) return true;
+          const text = fold(
+            [m.name, m.owner, m.make, m.model, m.color, m.species, m.text, m.notes].filter(Boolean).join(' '),
+          );
+          return words.some((w) => text.includes(w));
+        })
+        .slice(0, 30)
+        .map((m) => ({
+          memory_uuid: m.id,
+          category: m.category,
+          ...(m.name ? { name: m.name } : {}),
+          ...(m.category === 'vehicles'
+            ? { owner: m.owner, make: m.make, model: m.model, year: m.year, color: m.color }
+            : {}),
+          ...(m.species ? { species: m.species } : {}),
+          ...(m.text ? { text: m.text } : {}),
+          ...(m.notes ? { notes: m.notes } : {}),
+          expires_at: m.expiresAt?.toISOString() ?? null,
+          properties: m.siteIds.map(siteName).filter(Boolean),
+        }));
+    },
+  };
+
+  const createMemory: LlmTool = {
+    name: 'create_memory',
+    description:
+      "Keep a note the user asked you to remember (an 'other' memory). When it only matters until some time (a visit tomorrow, a delivery today), give expires_at; otherwise leave it out and the note is kept.",
+    parameters: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'The note, as a short sentence.' },
+        expires_at: {
+          type: 'string',
+          description: 'ISO 8601 date-time after which the note no longer matters.',
+        },
+      },
+      required: ['text'],
+      additionalProperties: false,
+    },
+    async run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const text = typeof args.text === 'string' ? args.text.trim() : '';
+      if (!text) throw new Error('text is required');
+      let expiration: MemoryExpiration | null = null;
+      if (typeof args.expires_at === 'string' && args.expires_at) {
+        const at = new Date(args.expires_at);
+        const maxAhead = 366 * 86_400_000;
+        if (Number.isNaN(at.getTime())) throw new Error('expires_at is not a date-time');
+        if (at.getTime() <= scope.now.getTime() + 60_000) throw new Error('expires_at must be in the future');
+        if (at.getTime() - scope.now.getTime() > maxAhead)
+          throw new Error('expires_at is more than a year ahead');
+        expiration = instantToExpiration(at, scope.timezone);
+      }
+      const id = await deps.createNote(text, expiration);
+      deps.created.push(id);
+      return { memory_uuid: id, kept_until: expiration ? args.expires_at : 'kept until deleted' };
+    },
+  };
+
+  return scope.amnesia ? [search, searchMemories] : [search, searchMemories, createMemory];
+}
+
+/** A question parsed against the user's own names (cameras, properties, memories). */
+export function parse(scope: AssistantScope, text: string): ParsedQuestion {
+  return parseQuestion(text, questionContext(scope));
+}
