@@ -1,20 +1,43 @@
 /**
- * The typed in-process event bus: modules announce what happened (`user.deleted`, later `activity.created`,
- * `memory.image_added`…) and others react (realtime hub, storage clean-up, AI) without importing each
- * other. A module adds its events to `AppEvents` by declaration merging:
- *
- *   declare module '../../platform/events.js' {
- *     interface AppEvents { 'camera.changed': { userId: string } }
- *   }
+ * The typed in-process event bus: modules announce what happened (`activity.created`, `memory.image_added`…)
+ * and others react (realtime hub, caches, storage clean-up, face learning) without importing each other.
+ * Every event is declared once, below, with who emits it: a new event is added here.
  *
  * Handlers run after the change is committed; a failing handler is logged and does not affect the others.
  * With several server instances, cross-instance delivery is the realtime module's concern (Redis), not this.
  */
+import type { MemoryCategory } from '@homesitter/contract';
 import type { Logger } from './logger.js';
 
+/** A photo joined or left a memory. */
+export interface MemoryImageEvent {
+  userId: string;
+  memoryId: string;
+  category: MemoryCategory;
+  imageId: string;
+  /** Key of the re-encoded JPEG in object storage. */
+  storageKey: string;
+}
+
+/** The event map: name → payload. */
 export interface AppEvents {
-  /** A user's profile and every row it owned are gone; adapters remove what lives outside the database. */
+  /** users: a user's profile and every row it owned are gone; adapters remove what lives outside the database. */
   'user.deleted': { userId: string; subject: string };
+  /** cameras, sites: a camera or property of the user was added, changed or removed: clients refresh their lists. */
+  'cameras.changed': { userId: string };
+  /**
+   * activities: a camera's last activity time moved on without `cameras.changed` (a later file of a burst,
+   * announced once per burst to keep clients quiet): in-process caches of the list follow, clients are not told.
+   */
+  'cameras.stamped': { userId: string };
+  /** cameras: a camera was renamed; whatever refers to it by name follows. */
+  'camera.renamed': { userId: string; cameraId: string; from: string; to: string };
+  /** activities: a new activity (camera event) is stored, after commit; its media may still grow within 10 s. */
+  'activity.created': { userId: string; activityId: string };
+  /** memories: a photo was added to a memory. */
+  'memory.image_added': MemoryImageEvent;
+  /** memories: a photo left a memory (deleted, or purged with its expired memory). */
+  'memory.image_removed': MemoryImageEvent;
 }
 
 export type EventName = keyof AppEvents;

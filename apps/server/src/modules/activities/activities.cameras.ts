@@ -1,6 +1,5 @@
 import { CAMERA_NAME_MAX } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
-import '../cameras/cameras.events.js';
 import {
   isUniqueViolation,
   type CameraPatch,

@@ -8,7 +8,6 @@ import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
 import { UnreadableClipError } from '../media/ffmpeg.js';
 import { UnreadableImageError } from '../media/images.js';
 import { uploadCameraName, type UploadCameras } from './activities.cameras.js';
-import './activities.events.js';
 import { GROUPING_WINDOW_MS, joinedActivity, newActivity } from './activities.grouping.js';
 import './activities.jobs.js';
 import { MissingUploadError, type ActivityMedia, type PreparedMedia } from './activities.media.js';

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
-import '../cameras/cameras.events.js';
 import { cameraErrors } from '../cameras/cameras.errors.js';
 import { userErrors } from '../users/users.errors.js';
 import { activityErrors } from './activities.errors.js';

@@ -14,7 +14,6 @@ import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import { activities, cameras, ingestCounters, uploads, users } from '../../platform/db/schema.js';
 import type { AppEvents } from '../../platform/events.js';
 import { createMediaSigner } from '../media/media.signer.js';
-import './activities.events.js';
 
 export interface ActivitiesTestApp {
   t: TestApp;

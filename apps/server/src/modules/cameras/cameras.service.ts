@@ -9,10 +9,8 @@ import type { EventBus } from '../../platform/events.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import '../activities/activities.events.js';
 import { userErrors } from '../users/users.errors.js';
 import { cameraErrors } from './cameras.errors.js';
-import './cameras.events.js';
 import {
   isUniqueViolation,
   type CameraPatch,

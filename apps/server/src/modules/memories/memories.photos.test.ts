@@ -8,7 +8,7 @@ import { createTestApp, signUp, TEST_MEDIA_SECRET, type TestApp, type TestUser }
 import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, multipart, noisyJpeg, png, webp } from '../../../test/images.js';
 import { createMediaSigner } from '../media/media.signer.js';
-import type { MemoryImageEvent } from './memories.events.js';
+import type { MemoryImageEvent } from '../../platform/events.js';
 import { MAX_BYTES, memoryCalls, PHOTO_LIMIT, startMemoriesApp } from './memories.test-support.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { MESSAGES } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../../../test/app.js';
 import { jpegWithLocation, png } from '../../../test/images.js';
-import type { MemoryImageEvent } from './memories.events.js';
+import type { MemoryImageEvent } from '../../platform/events.js';
 import { memoryCalls, startMemoriesApp } from './memories.test-support.js';
 
 let t: TestApp;

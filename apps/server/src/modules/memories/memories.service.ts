@@ -15,7 +15,6 @@ import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import { processImage, sniffImageFile, UnreadableImageError } from '../media/images.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { memoryErrors } from './memories.errors.js';
-import './memories.events.js';
 import { memoryValues, parseMemoryInput } from './memories.input.js';
 import { createMemoryRenderer } from './memories.render.js';
 import type { MemoriesRepository, MemoryImageRow, MemoryRecord, MemoryRow } from './memories.repository.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { multipart } from '../../../test/images.js';
-import type { MemoryImageEvent } from './memories.events.js';
+import type { MemoryImageEvent } from '../../platform/events.js';
 
 /** Shared by the memories test files: a server with a small photo limit and size, two users, the events. */
 export const PHOTO_LIMIT = 3;

@@ -5,13 +5,6 @@ import type { Logger } from '../../platform/logger.js';
 import type { Hub } from './realtime.hub.js';
 import type { RealtimeTokens } from './realtime.tokens.js';
 
-declare module '../../platform/events.js' {
-  interface AppEvents {
-    /** Same declaration as the cameras module's: a camera or property of the user changed. */
-    'cameras.changed': { userId: string };
-  }
-}
-
 export interface RealtimeServiceDeps {
   hub: Hub;
   fanout: Fanout;

@@ -1,5 +1,5 @@
 import type { Jobs } from '../../platform/jobs.js';
-import type { MemoryImageEvent } from '../memories/memories.events.js';
+import type { MemoryImageEvent } from '../../platform/events.js';
 import type { FaceEmbeddingsService } from './face-embeddings.service.js';
 
 declare module '../../platform/jobs.js' {

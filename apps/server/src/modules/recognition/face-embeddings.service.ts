@@ -5,8 +5,7 @@ import { commonErrors } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import { memoryErrors } from '../memories/memories.errors.js';
-import type { MemoryImageEvent } from '../memories/memories.events.js';
-import '../memories/memories.events.js';
+import type { MemoryImageEvent } from '../../platform/events.js';
 import type { FaceEmbeddingsRepository } from './face-embeddings.repository.js';
 import type { FaceExample } from './face-match.js';
 

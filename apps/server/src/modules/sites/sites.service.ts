@@ -1,6 +1,5 @@
 import type { Site } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
-import '../cameras/cameras.events.js';
 import { userErrors } from '../users/users.errors.js';
 import { siteErrors } from './sites.errors.js';
 import type { SiteRow, SitesRepository } from './sites.repository.js';
