@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDatabase, type Database } from '../src/platform/db/client.js';
+import { createDatabase, type Database, type DatabaseOptions } from '../src/platform/db/client.js';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default; with `TEST_DATABASE_URL`, a new
- * PostgreSQL database created for the file and dropped when it closes.
+ * PostgreSQL database created for the file and dropped when it closes (`onConnectionError` hears of its
+ * pooled connections dying).
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(
+  options: Pick<DatabaseOptions, 'onConnectionError'> = {},
+): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const database = await createDatabase({});
@@ -20,7 +23,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await createDatabase({ url: target.toString(), poolSize: 4 });
+  const database = await createDatabase({ url: target.toString(), poolSize: 4, ...options });
   await database.migrate();
   return {
     ...database,

@@ -49,8 +49,9 @@ describe('camera ingest across a crash', () => {
     return proc;
   }
 
+  /** Asks the server until its HTTP and FTP servers answer; only the test's own timeout gives up. */
   async function ready(): Promise<void> {
-    for (let i = 0; i < 1200; i++) {
+    for (;;) {
       try {
         if ((await fetch(`${base}/readyz`)).ok) {
           // The FTP server starts right after the HTTP one.
@@ -69,7 +70,6 @@ describe('camera ingest across a crash', () => {
       }
       await sleep(100);
     }
-    throw new Error('server did not become ready');
   }
 
   beforeAll(async () => {

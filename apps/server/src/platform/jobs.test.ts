@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../../test/database.js';
 import type { Database } from './db/client.js';
 import { createJobs, type JobRunner } from './jobs.js';
@@ -14,26 +14,63 @@ declare module './jobs.js' {
     'test.late-worker': { n: number };
     'test.interrupted': { n: number };
     'test.idle': { n: number };
+    'test.same-tick': { n: number };
+    'test.unsent': { n: number };
     'test.fallback': { n: number };
   }
 }
 
-/** Resolves when `check` holds, polling; fails the test after `ms`. */
-async function until(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * A handler that keeps what it is given, and lets a test wait for the jobs themselves: `until` resolves when
+ * `check` holds after a job, with no deadline but the test's own (a job that never comes fails on it).
+ */
+function receiver() {
+  const got: number[] = [];
+  const waiting: { check: (got: number[]) => boolean; resolve: () => void }[] = [];
+  const handle = async (data: { n: number }) => {
+    got.push(data.n);
+    for (const waiter of waiting.filter((w) => w.check(got))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  const until = (check: (got: number[]) => boolean) =>
+    check(got) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ check, resolve }));
+  return { got, handle, until };
 }
+
+/**
+ * The database with the fetches of one queue counted (not those of pg-boss's own cron worker, every 5 s, which
+ * a slow run would otherwise add); `firstLook` resolves when the first has answered.
+ */
+function countingFetches(database: Database, queue: string) {
+  let answered: () => void = () => undefined;
+  const counter = {
+    fetches: 0,
+    firstLook: new Promise<void>((resolve) => (answered = resolve)),
+    database: {
+      ...database,
+      executeSql: async (text: string, values?: unknown[]) => {
+        if (!/WITH next as/i.test(text) || values?.[0] !== queue) return database.executeSql(text, values);
+        counter.fetches += 1;
+        const result = await database.executeSql(text, values);
+        answered();
+        return result;
+      },
+    } satisfies Database,
+  };
+  return counter;
+}
+
+const isEmbedded = !process.env.TEST_DATABASE_URL;
 
 describe('jobs', () => {
   let database: Database;
   let jobs: JobRunner;
-  const seen: Record<string, number[]> = {};
-  const record = (queue: string) => async (data: { n: number }) => {
-    (seen[queue] ??= []).push(data.n);
-  };
+  const committed = receiver();
+  const rolledBack = receiver();
+  const plain = receiver();
+  const flaky = receiver();
   let flakyRuns = 0;
 
   beforeAll(async () => {
@@ -45,13 +82,13 @@ describe('jobs', () => {
       retryDelaySeconds: 1,
     });
     // Registered before start, as modules do while the app is being built.
-    await jobs.work('test.committed', { concurrency: 2 }, record('committed'));
-    await jobs.work('test.rolled-back', {}, record('rolled-back'));
-    await jobs.work('test.plain', {}, record('plain'));
+    await jobs.work('test.committed', { concurrency: 2 }, committed.handle);
+    await jobs.work('test.rolled-back', {}, rolledBack.handle);
+    await jobs.work('test.plain', {}, plain.handle);
     await jobs.work('test.flaky', {}, async (data) => {
       flakyRuns += 1;
       if (flakyRuns < 3) throw new Error('transient');
-      (seen.flaky ??= []).push(data.n);
+      await flaky.handle(data);
     });
     await jobs.start();
   }, 60_000);
@@ -67,16 +104,16 @@ describe('jobs', () => {
       await jobs.send('test.committed', { n: 1 }, { tx });
       await jobs.send('test.committed', { n: 2 }, { tx });
     });
-    await until(() => (seen.committed?.length ?? 0) === 2);
-    expect(seen.committed?.sort()).toEqual([1, 2]);
+    await committed.until((got) => got.length === 2);
+    expect(committed.got.sort()).toEqual([1, 2]);
   });
 
   it('runs every job of a batch sent in a committed transaction', async () => {
     await database.db.transaction(async (tx) => {
       await jobs.sendMany('test.committed', [{ n: 10 }, { n: 11 }, { n: 12 }], { tx });
     });
-    await until(() => (seen.committed ?? []).filter((n) => n >= 10).length === 3);
-    expect((seen.committed ?? []).filter((n) => n >= 10).sort()).toEqual([10, 11, 12]);
+    await committed.until((got) => got.filter((n) => n >= 10).length === 3);
+    expect(committed.got.filter((n) => n >= 10).sort()).toEqual([10, 11, 12]);
   });
 
   it('never runs a job sent in a transaction that rolled back', async () => {
@@ -87,62 +124,120 @@ describe('jobs', () => {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    // A later job on the same queue runs, so the worker is alive and had its chance at the first one.
+    // A later job on the same queue runs, so the worker is alive; the queue holds that job alone, so no other
+    // can run later.
     await jobs.send('test.rolled-back', { n: 2 });
-    await until(() => (seen['rolled-back']?.length ?? 0) >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(seen['rolled-back']).toEqual([2]);
+    await rolledBack.until((got) => got.length >= 1);
+    const queued = await database.query<{ n: number }>(
+      `SELECT (data->>'n')::int AS n FROM pgboss.job WHERE name = $1`,
+      ['test.rolled-back'],
+    );
+    expect(queued.map((row) => row.n)).toEqual([2]);
+    expect(rolledBack.got).toEqual([2]);
   });
 
   it('runs a job sent without a transaction', async () => {
     await jobs.send('test.plain', { n: 7 });
-    await until(() => (seen.plain?.length ?? 0) === 1);
-    expect(seen.plain).toEqual([7]);
+    await plain.until((got) => got.length === 1);
+    expect(plain.got).toEqual([7]);
   });
 
+  // The retries wait out real backoff delays (1 s, then about 2 s) in the database's clock.
   it('retries a handler that throws until it succeeds', async () => {
     await jobs.send('test.flaky', { n: 3 });
-    await until(() => (seen.flaky?.length ?? 0) === 1, 30_000);
+    await flaky.until((got) => got.length === 1);
     expect(flakyRuns).toBe(3);
-    expect(seen.flaky).toEqual([3]);
+    expect(flaky.got).toEqual([3]);
   }, 40_000);
 
   it('starts a worker registered after start', async () => {
-    const got: number[] = [];
+    const late = receiver();
     await jobs.send('test.late-worker', { n: 5 });
-    await jobs.work('test.late-worker', {}, async (data) => void got.push(data.n));
-    await until(() => got.length === 1);
-    expect(got).toEqual([5]);
+    await jobs.work('test.late-worker', {}, late.handle);
+    await late.until((got) => got.length === 1);
+    expect(late.got).toEqual([5]);
   });
 });
 
-describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('an embedded queue between jobs', () => {
+// Each test here polls once a minute, longer than the test may take: every job must be found by the look its
+// send (or a freed slot) asks for.
+describe.skipIf(!isEmbedded)('an embedded queue between jobs', () => {
   it('is asked for jobs when some were sent, not again after every finished one', async () => {
     const database = await createTestDatabase();
-    let fetches = 0;
-    const counted: Database = {
-      ...database,
-      executeSql: (text, values) => {
-        if (/WITH next as/i.test(text)) fetches += 1;
-        return database.executeSql(text, values);
-      },
-    };
-    // No poll during the test: every fetch is one a send or a finished job asked for.
-    const jobs = createJobs({ database: counted, log: createLogger('silent'), pollingIntervalSeconds: 60 });
-    const got: number[] = [];
-    await jobs.work('test.idle', { concurrency: 1 }, async (data) => void got.push(data.n));
+    const counted = countingFetches(database, 'test.idle');
+    const jobs = createJobs({
+      database: counted.database,
+      log: createLogger('silent'),
+      pollingIntervalSeconds: 60,
+    });
+    const idle = receiver();
+    await jobs.work('test.idle', { concurrency: 1 }, idle.handle);
     await jobs.start();
     try {
       for (let n = 1; n <= 10; n++) {
         await jobs.send('test.idle', { n });
-        await until(() => got.length === n);
+        await idle.until((got) => got.length === n);
       }
       await jobs.sendMany('test.idle', [{ n: 11 }, { n: 12 }, { n: 13 }]);
-      await until(() => got.length === 13);
-      expect([...got].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+      await idle.until((got) => got.length === 13);
+      expect([...idle.got].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
       // One look at start, one per single send, about one per job of the batch (one at a time): before,
       // each finished job cost a look at an empty queue too.
-      expect(fetches).toBeLessThanOrEqual(1 + 10 + 4);
+      expect(counted.fetches).toBeLessThanOrEqual(1 + 10 + 4);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
+  });
+
+  it('finds a job sent in the same millisecond as the look its send asked for', async () => {
+    const database = await createTestDatabase();
+    const jobs = createJobs({ database, log: createLogger('silent'), pollingIntervalSeconds: 60 });
+    const sameTick = receiver();
+    await jobs.work('test.same-tick', { concurrency: 1 }, sameTick.handle);
+    await jobs.start();
+    // The embedded engine's clock is Date.now(): stopped, the send and the look it wakes run in one
+    // millisecond, as a quick pair often does.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      await jobs.send('test.same-tick', { n: 1 });
+      await sameTick.until((got) => got.length === 1);
+      await jobs.sendMany('test.same-tick', [{ n: 2 }, { n: 3 }]);
+      await sameTick.until((got) => got.length === 3);
+      await database.db.transaction(async (tx) => {
+        await jobs.send('test.same-tick', { n: 4 }, { tx });
+      });
+      await sameTick.until((got) => got.length === 4);
+      expect([...sameTick.got].sort()).toEqual([1, 2, 3, 4]);
+    } finally {
+      clock.mockRestore();
+      await jobs.stop();
+      await database.close();
+    }
+  });
+
+  it('finds a sent job when the look its send asked for claims an older one it did not send', async () => {
+    const database = await createTestDatabase();
+    const counted = countingFetches(database, 'test.unsent');
+    const jobs = createJobs({
+      database: counted.database,
+      log: createLogger('silent'),
+      pollingIntervalSeconds: 60,
+    });
+    const unsent = receiver();
+    await jobs.work('test.unsent', { concurrency: 1 }, unsent.handle);
+    await jobs.start();
+    try {
+      await counted.firstLook;
+      // A job that failed earlier and whose retry is due now: first in line, and not one this process sent.
+      await database.query(
+        `INSERT INTO pgboss.job (name, data, state, retry_count, created_on, start_after)
+         VALUES ($1, $2, 'retry', 1, now() - interval '1 minute', now() - interval '1 second')`,
+        ['test.unsent', { n: 1 }],
+      );
+      await jobs.send('test.unsent', { n: 2 });
+      await unsent.until((got) => got.length === 2);
+      expect(unsent.got).toEqual([1, 2]);
     } finally {
       await jobs.stop();
       await database.close();
@@ -153,30 +248,41 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('an embedded queue betwe
 describe('jobs that are only a fallback', () => {
   it('are left for the poll when sent without waking the workers, and then claimed many at once', async () => {
     const database = await createTestDatabase();
-    const jobs = createJobs({ database, log: createLogger('silent'), pollingIntervalSeconds: 1.5 });
-    const got: number[] = [];
-    await jobs.work('test.fallback', { concurrency: 2 }, async (data) => void got.push(data.n));
+    const counted = countingFetches(database, 'test.fallback');
+    // Only the workers' poll timer is faked, so the test decides when the poll comes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const jobs = createJobs({
+      database: counted.database,
+      log: createLogger('silent'),
+      pollingIntervalSeconds: 60,
+    });
+    const fallback = receiver();
+    await jobs.work('test.fallback', { concurrency: 2 }, fallback.handle);
     await jobs.start();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const sentAt = Date.now();
+      await counted.firstLook;
       await jobs.sendMany('test.fallback', [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }], {
         wake: false,
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(got).toEqual([]);
-      // Found by the poll; a full claim (2 of 5) looks again as slots free, without waiting for more polls.
-      await until(() => got.length === 5);
-      expect(Date.now() - sentAt).toBeLessThan(3_000);
-      expect([...got].sort()).toEqual([1, 2, 3, 4, 5]);
+      // A woken worker would have asked for jobs by the end of this turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(counted.fetches).toBe(1);
+      expect(fallback.got).toEqual([]);
+      // Found by the poll; a full claim (2 of 5) looks again as slots free, without waiting for more polls
+      // (the clock does not move again, so another poll never comes).
+      vi.advanceTimersByTime(60_000);
+      await fallback.until((got) => got.length === 5);
+      expect([...fallback.got].sort()).toEqual([1, 2, 3, 4, 5]);
     } finally {
+      // pg-boss's stop waits on timers of its own.
+      vi.useRealTimers();
       await jobs.stop();
       await database.close();
     }
   });
 });
 
-describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('jobs after a crash (embedded)', () => {
+describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
   it('runs a job that was running when the process died again at once, not after its expiry', async () => {
     const database = await createTestDatabase();
     const log = createLogger('silent');
@@ -191,12 +297,12 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('jobs after a crash (emb
       await before.stop();
 
       const after = createJobs({ database, log, pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
-      const got: number[] = [];
-      await after.work('test.interrupted', {}, async (data) => void got.push(data.n));
+      const interrupted = receiver();
+      await after.work('test.interrupted', {}, interrupted.handle);
       await after.start();
       try {
-        await until(() => got.length === 1);
-        expect(got).toEqual([1]);
+        await interrupted.until((got) => got.length === 1);
+        expect(interrupted.got).toEqual([1]);
       } finally {
         await after.stop();
       }
@@ -210,12 +316,12 @@ describe('app.jobs', () => {
   it('is started with the app and drained when it closes', async () => {
     const { createTestApp } = await import('../../test/app.js');
     const t = await createTestApp();
-    const got: number[] = [];
+    const plain = receiver();
     try {
-      await t.app.jobs.work('test.plain', {}, async (data) => void got.push(data.n));
+      await t.app.jobs.work('test.plain', {}, plain.handle);
       await t.app.jobs.send('test.plain', { n: 9 });
-      await until(() => got.length === 1);
-      expect(got).toEqual([9]);
+      await plain.until((got) => got.length === 1);
+      expect(plain.got).toEqual([9]);
     } finally {
       await t.close();
     }

@@ -10,6 +10,7 @@
  * do. Handlers run at least once: a thrown error retries with backoff, and a crash mid-job runs it again after
  * it expires, so handlers must be idempotent.
  */
+import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Database, Db } from './db/client.js';
@@ -111,11 +112,13 @@ interface QueueLoop {
   /** Set by a send or a finished job; makes the next wait return at once. */
   woken: boolean;
   /**
-   * Embedded only (every job is sent by this process): jobs sent and not yet claimed, as far as this process
-   * knows. A finished job frees a slot, but the queue is only asked again when this says there is more (or
-   * the poll is due), so an idle queue does not cost a fetch per finished job.
+   * Embedded only (every job is sent by this process): ids of jobs sent and not yet claimed, as far as this
+   * process knows. A finished job frees a slot, but the queue is only asked again when this says there is more
+   * (or the poll is due), so an idle queue does not cost a fetch per finished job. Ids, not a count: a fetch
+   * may claim jobs that were not sent just now (a retry or a delayed job come due), which must not be taken
+   * for the sent ones still waiting.
    */
-  pending: number;
+  pending: Set<string>;
   /** The poll interval passed: look whatever `pending` says (retries, delayed and scheduled jobs). */
   pollDue: boolean;
   wakeUp: (() => void) | undefined;
@@ -175,10 +178,10 @@ export function createJobs(options: JobsOptions): JobRunner {
   }
 
   /** Makes the queue's worker look for jobs now (it is idle, or looks again right after what it is doing). */
-  function wake(name: string, sent = 1): void {
+  function wake(name: string, sent: readonly string[]): void {
     const loop = loops.get(name);
     if (!loop) return;
-    loop.pending += sent;
+    for (const id of sent) loop.pending.add(id);
     loop.woken = true;
     loop.wakeUp?.();
   }
@@ -198,8 +201,18 @@ export function createJobs(options: JobsOptions): JobRunner {
     });
   }
 
+  /**
+   * When a job sent now is due. pg-boss claims only jobs whose `start_after` is strictly before the fetch's
+   * `now()`, and a job's `start_after` defaults to its sending transaction's `now()`. The embedded engine reads
+   * this process's clock in whole milliseconds, so the fetch a send wakes often runs in the send's millisecond:
+   * it would not see the job, which would wait for the next poll. Embedded jobs are therefore due from a
+   * millisecond before they are sent. (PostgreSQL's clock counts microseconds, and need not be this one.)
+   */
+  const dueNow = () => (database.kind === 'pglite' ? new Date(Date.now() - 1) : undefined);
+
   /** Whether asking the queue can find anything: always with PostgreSQL (other instances send too). */
-  const worthFetching = (loop: QueueLoop) => database.kind !== 'pglite' || loop.pending > 0 || loop.pollDue;
+  const worthFetching = (loop: QueueLoop) =>
+    database.kind !== 'pglite' || loop.pending.size > 0 || loop.pollDue;
 
   async function flushCompleted(loop: QueueLoop): Promise<void> {
     if (loop.finished.length === 0) return;
@@ -242,14 +255,16 @@ export function createJobs(options: JobsOptions): JobRunner {
         }
         loop.woken = false;
         loop.pollDue = false;
-        const known = loop.pending;
+        const known = [...loop.pending];
         const jobs = await boss.fetch<unknown>(loop.reg.name, { batchSize: free });
-        // Fewer than asked for: all that was sent before the fetch is claimed. Jobs sent while it ran may have
-        // committed after it, so they still count (at worst one fetch too many).
-        loop.pending = Math.max(0, loop.pending - (jobs.length < free ? known : jobs.length));
-        // A full claim of more than this process knew of (a poll's find): more may be waiting, so look again
-        // as slots free up.
-        if (jobs.length === free && jobs.length > known) loop.pollDue = true;
+        let unsent = 0;
+        for (const job of jobs) if (!loop.pending.delete(job.id)) unsent += 1;
+        // Fewer than asked for: all that was sent before the fetch is claimed (or rolled back, or not due yet).
+        // Jobs sent while it ran may have committed after it, so they still count (at worst one fetch too many).
+        if (jobs.length < free) for (const id of known) loop.pending.delete(id);
+        // A full claim of jobs this process did not just send (a poll's find, a retry come due): more may be
+        // waiting, so look again as slots free up.
+        else if (unsent > 0) loop.pollDue = true;
         if (loop.stopped) {
           // Claimed while stopping: back to the queue at once.
           if (jobs.length > 0)
@@ -276,7 +291,7 @@ export function createJobs(options: JobsOptions): JobRunner {
       running: new Map(),
       finished: [],
       woken: true,
-      pending: 0,
+      pending: new Set(),
       // The first look finds what an earlier run of the app left queued.
       pollDue: true,
       wakeUp: undefined,
@@ -352,9 +367,11 @@ export function createJobs(options: JobsOptions): JobRunner {
     async send(name, data, sendOptions = {}) {
       await whenStarted();
       const { tx, singletonKey, startAfterSeconds, retryLimit } = sendOptions;
+      const startAfter =
+        startAfterSeconds !== undefined && startAfterSeconds > 0 ? startAfterSeconds : dueNow();
       const pgOptions: PgBoss.SendOptions = {
+        ...(startAfter !== undefined && { startAfter }),
         ...(singletonKey !== undefined && { singletonKey }),
-        ...(startAfterSeconds !== undefined && { startAfter: startAfterSeconds }),
         ...(retryLimit !== undefined && { retryLimit }),
       };
       if (tx) {
@@ -366,14 +383,15 @@ export function createJobs(options: JobsOptions): JobRunner {
             name,
             { name, ...queueDefaults },
           ]);
-        await boss.send(name, data as object, { ...pgOptions, db: executor });
-        wake(name);
+        const id = await boss.send(name, data as object, { ...pgOptions, db: executor });
+        // No id: a singleton already queued, nothing new to look for.
+        wake(name, id ? [id] : []);
         if (database.kind === 'postgres')
-          for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, 0), ms).unref();
+          for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, []), ms).unref();
       } else {
         await ensureQueue(name);
-        await boss.send(name, data as object, pgOptions);
-        wake(name);
+        const id = await boss.send(name, data as object, pgOptions);
+        wake(name, id ? [id] : []);
       }
     },
 
@@ -390,14 +408,22 @@ export function createJobs(options: JobsOptions): JobRunner {
           ]);
         else await ensureQueue(name);
       }
-      await boss.insert(
-        data.map((d) => ({ name, data: d })),
-        executor ? { db: executor } : {},
-      );
+      // pg-boss's insert answers no ids, so they are chosen here for the workers' `pending`.
+      const startAfter = dueNow();
+      const inserted = data.map((d) => ({
+        id: randomUUID(),
+        name,
+        data: d,
+        ...(startAfter !== undefined && { startAfter }),
+      }));
+      await boss.insert(inserted, executor ? { db: executor } : {});
       if (!wakeWorkers) return;
-      wake(name, data.length);
+      wake(
+        name,
+        inserted.map((job) => job.id),
+      );
       if (tx && database.kind === 'postgres')
-        for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, 0), ms).unref();
+        for (const ms of POSTGRES_TX_WAKE_DELAYS_MS) setTimeout(() => wake(name, []), ms).unref();
     },
 
     async work(name, workOptions, handler) {

@@ -1,11 +1,13 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type * as ChildProcesses from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../platform/logger.js';
 import { createLocalVisionEngine, type LocalVisionOptions } from './local.vision.js';
 import { UnreadableImageError, type VisionEngine } from './vision.js';
@@ -15,6 +17,12 @@ import { UnreadableImageError, type VisionEngine } from './vision.js';
  * size) with a stand-in process that speaks the protocol without models (test/vision-fake.worker.mjs). The
  * models themselves are tested on real photos in vision.test.ts.
  */
+// The engine's processes as it forks them, so a test can wait for one to exit.
+vi.mock('node:child_process', async (importOriginal) => {
+  const actual = await importOriginal<typeof ChildProcesses>();
+  return { ...actual, fork: vi.fn(actual.fork) };
+});
+
 const fakeWorker = new URL('../../../test/vision-fake.worker.mjs', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'hs-vision-'));
 const starts = join(dir, 'starts');
@@ -44,17 +52,35 @@ function engine(options: Partial<LocalVisionOptions> = {}): VisionEngine {
   return e;
 }
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(engines.map((e) => e.close()));
   engines = [];
   writeFileSync(starts, '');
   delete process.env.FAKE_VISION_FATAL;
 });
 
-/** Waits until a condition holds (checked every 20 ms, for at most 10 s). */
+/** Waits until a condition on the recorded starts holds, looking again each time a process records one. */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(condition()).toBe(true);
+  const watcher = watch(starts);
+  try {
+    while (!condition()) await once(watcher, 'change');
+  } finally {
+    watcher.close();
+  }
 }
+
+/** Resolves when the engine's process of that id has exited (the engine already let go of it). */
+function exited(pid: number): Promise<unknown> {
+  const child = vi
+    .mocked(fork)
+    .mock.results.map((r) => r.value as ChildProcess)
+    .find((c) => c.pid === pid);
+  if (!child) throw new Error(`no forked process ${pid}`);
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+}
+
+/** Only the idle timers are faked: the test says when a process has idled. */
+const fakeIdleTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 
 const processOf = async (e: VisionEngine, width = 40) =>
   (await e.analyse(await image(width))).objects[0]?.label;
@@ -128,10 +154,12 @@ describe('local vision engine (queue and process lifecycle)', () => {
   });
 
   it('rejects queued and later calls once closed', async () => {
+    writeFileSync(starts, '');
     const e = engine();
     const [hang, other] = [await image(12), await image(40)];
     const running = e.analyse(hang);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The process is started for the call and handed it at once, so a started process is running it.
+    await until(() => started() === 1);
     const queued = e.analyse(other);
     const outcomes = Promise.allSettled([running, queued]);
     await e.close();
@@ -169,10 +197,13 @@ describe('local vision engine (queue and process lifecycle)', () => {
 
   it('stops a process that has idled for idleMs, and starts a fresh one for the next call', async () => {
     writeFileSync(starts, '');
+    fakeIdleTimers();
     const e = engine({ idleMs: 300 });
     const first = await processOf(e);
     const [pid] = startedPids();
-    await until(() => !alive(pid!));
+    vi.advanceTimersByTime(300);
+    await exited(pid!);
+    expect(alive(pid!)).toBe(false);
     const second = await processOf(e);
     expect(second).not.toBe(first);
     expect(started()).toBe(2);
@@ -180,10 +211,11 @@ describe('local vision engine (queue and process lifecycle)', () => {
 
   it('keeps a process that gets work more often than idleMs', async () => {
     writeFileSync(starts, '');
+    fakeIdleTimers();
     const e = engine({ idleMs: 500 });
     const first = await processOf(e);
     for (let i = 0; i < 4; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      vi.advanceTimersByTime(200);
       expect(await processOf(e)).toBe(first);
     }
     expect(started()).toBe(1);
@@ -194,8 +226,9 @@ describe('local vision engine (queue and process lifecycle)', () => {
     const e = engine({ concurrency: 2 });
     await Promise.all([processOf(e), processOf(e)]);
     expect(started()).toBe(2);
+    // close() waits for each process's exit.
     await e.close();
-    await until(() => startedPids().every((pid) => !alive(pid)));
+    expect(startedPids().every((pid) => !alive(pid))).toBe(true);
   });
 
   it('lets a script that is done exit: an idle process keeps nothing alive, and close() waits for it', async () => {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { messagePushed, recordCalls } from '../../../test/calls.js';
 import { jpegWithLocation, multipart } from '../../../test/images.js';
 import type { VisionEngine } from '../../adapters/vision/vision.js';
 import {
@@ -50,16 +51,6 @@ async function history(who: TestUser): Promise<ChatMessage[]> {
   }>().data;
 }
 
-/** Polls until `find` answers something (the jobs run in the background), for up to 20 s. */
-async function eventually<T>(find: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const found = await find();
-    if (found !== undefined) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out waiting');
-}
-
 /** A household whose Front Door camera (recognition on) uploads a snapshot; answers the alert. */
 async function alertFromUpload(who: AiTestUser) {
   await addCamera(t, who, 'Front Door', { is_facial_recognition_enabled: true });
@@ -74,6 +65,8 @@ async function alertFromUpload(who: AiTestUser) {
   expect(added.statusCode, added.body).toBe(201);
   await t.app.faceEmbeddings.idle();
 
+  // The jobs run in the background: the alert is waited for as the user's apps get it.
+  const published = recordCalls(t.app.realtime, 'publish');
   const login = (await call(t, who, 'GET', '/api/users/camera-email-credentials')).json<{
     data: { username: string; password: string };
   }>().data;
@@ -88,7 +81,9 @@ async function alertFromUpload(who: AiTestUser) {
     },
   });
   expect(uploaded.status).toBe(202);
-  const alert = await eventually(async () => (await history(who)).find((m) => m.role === 'agent'));
+  await messagePushed(published, (m, userId) => userId === who.userId && m.role === 'agent');
+  published.stop();
+  const alert = (await history(who)).find((m) => m.role === 'agent')!;
   return { rose, alert, activityId: alert.source_activity_uuid_list[0]! };
 }
 
@@ -96,7 +91,11 @@ describe('from a camera upload to an alert', () => {
   it('alerts with the recognised person, the clip attachment and a push', async () => {
     const who = await aiUser(t);
     const notify = vi.spyOn(t.app.notifications, 'notify');
+    // The push follows the alert's post.
+    const pushed = recordCalls(t.app.notifications, 'notify');
     const { alert, activityId } = await alertFromUpload(who);
+    await pushed.find((userId, n) => userId === who.userId && n.kind === 'activity_alert');
+    pushed.stop();
     expect(alert.text).toMatch(/^Rose .*Front Door/);
     expect(alert.videos).toEqual([
       expect.objectContaining({
@@ -207,14 +206,16 @@ describe('a chat reply to an alert', () => {
   it('"Not Rose" teaches the recogniser and the home sitter answers the reply', async () => {
     const who = await aiUser(t);
     const { alert, activityId } = await alertFromUpload(who);
+    const published = recordCalls(t.app.realtime, 'publish');
     const sent = await call(t, who, 'POST', '/api/users/messages', {
       text: 'Not Rose',
       reply_to_message_uuid: alert.message_uuid,
     });
     expect(sent.statusCode, sent.body).toBe(201);
-    const answer = await eventually(async () =>
-      (await history(who)).find((m) => m.role === 'agent' && m.message_uuid !== alert.message_uuid),
-    );
+    const answered = (m: ChatMessage) => m.role === 'agent' && m.message_uuid !== alert.message_uuid;
+    await messagePushed(published, (m, userId) => userId === who.userId && answered(m));
+    published.stop();
+    const answer = (await history(who)).find(answered)!;
     expect(answer.text).toBe("Thanks! I'll remember that this is not Rose.");
     const recognition = await call(t, who, 'GET', `/api/users/activities/${activityId}/recognition`);
     expect(recognition.json().data.recognised).toEqual([]);

@@ -4,6 +4,7 @@ import type { ChatMessage } from '@homesitter/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { messagePushed, recordCalls } from '../../../test/calls.js';
 import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
 import { multipart } from '../../../test/images.js';
 import { createLocalVisionEngine } from '../../adapters/vision/local.vision.js';
@@ -64,6 +65,8 @@ describeWithFixtures(
         body.append('camera_name', 'Front Door');
         body.append('file', new Blob([new Uint8Array(frame)]), 'snap.jpg');
         const auth = `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`;
+        // The jobs run in the background: the alert is waited for as the user's apps get it.
+        const published = recordCalls(t.app.realtime, 'publish');
         const uploaded = await fetch(`${base}/api/ingest/events`, {
           method: 'POST',
           body,
@@ -71,12 +74,10 @@ describeWithFixtures(
         });
         expect(uploaded.status).toBe(202);
 
-        let alert: ChatMessage | undefined;
-        for (let i = 0; i < 600 && !alert; i++) {
-          const res = await call(t, who, 'GET', '/api/users/conversation-history');
-          alert = res.json<{ data: ChatMessage[] }>().data.find((m) => m.role === 'agent');
-          if (!alert) await new Promise((r) => setTimeout(r, 200));
-        }
+        await messagePushed(published, (m, userId) => userId === who.userId && m.role === 'agent');
+        published.stop();
+        const res = await call(t, who, 'GET', '/api/users/conversation-history');
+        const alert = res.json<{ data: ChatMessage[] }>().data.find((m) => m.role === 'agent');
         expect(alert?.text).toMatch(/^Barack .*Front Door/);
         expect(alert?.videos[0]).toMatchObject({
           camera_name: 'Front Door',

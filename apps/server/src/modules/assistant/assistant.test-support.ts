@@ -1,5 +1,6 @@
 import type { ChatMessage } from '@homesitter/contract';
 import { signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { messagePushed, recordCalls } from '../../../test/calls.js';
 import { activities, type ActivityObject, type RecognisedMemory } from '../../platform/db/schema.js';
 import { answerIdFor } from './assistant.service.js';
 
@@ -103,17 +104,21 @@ export async function insertActivity(
 
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-/** Posts a chat message and waits (up to 20 s) for the home sitter's answer to it. */
+/** Posts a chat message and waits for the home sitter's answer to it (as the user's apps would get it). */
 export async function ask(t: TestApp, who: TestUser, text: string): Promise<ChatMessage> {
-  const sent = await call(t, who, 'POST', '/api/users/messages', { text });
-  if (sent.statusCode !== 200 && sent.statusCode !== 201)
-    throw new Error(`send: ${sent.statusCode} ${sent.body}`);
-  const answerId = answerIdFor(sent.json<{ data: ChatMessage }>().data.message_uuid);
-  for (let i = 0; i < 400; i++) {
+  // Recorded from before the message is sent: the answer may be pushed before the send's answer is read.
+  const published = recordCalls(t.app.realtime, 'publish');
+  try {
+    const sent = await call(t, who, 'POST', '/api/users/messages', { text });
+    if (sent.statusCode !== 200 && sent.statusCode !== 201)
+      throw new Error(`send: ${sent.statusCode} ${sent.body}`);
+    const answerId = answerIdFor(sent.json<{ data: ChatMessage }>().data.message_uuid);
+    await messagePushed(published, (m) => m.message_uuid === answerId);
     const page = await call(t, who, 'GET', '/api/users/conversation-history?page=1&pageSize=20');
     const answer = page.json<{ data: ChatMessage[] }>().data.find((m) => m.message_uuid === answerId);
-    if (answer) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!answer) throw new Error(`the answer to "${text}" was pushed but is not in the history`);
+    return answer;
+  } finally {
+    published.stop();
   }
-  throw new Error(`no answer to "${text}"`);
 }

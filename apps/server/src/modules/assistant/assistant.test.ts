@@ -1,6 +1,7 @@
 import type { ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { recordCalls } from '../../../test/calls.js';
 import { describeActivity } from '../language/activity-sentence.js';
 import {
   ask,
@@ -98,7 +99,19 @@ describe('chat answers', () => {
 
   it('answers with what it found, cites it with clips, shows progress and clears it, and pushes the answer', async () => {
     const notify = pushes();
+    const published = recordCalls(t.app.realtime, 'publish');
+    const pushed = recordCalls(t.app.notifications, 'notify');
     const answer = await ask(t, home.user, 'Did anyone come to the front door in the last 3 hours?');
+    // The progress is cleared after the answer is posted, and the answer pushed after that.
+    await published.find(
+      (userId, event, payload) =>
+        userId === home.userId &&
+        event === 'ReceiveProgressUpdate' &&
+        (payload as { in_progress_text: string }).in_progress_text === '',
+    );
+    await pushed.find((userId) => userId === home.userId);
+    published.stop();
+    pushed.stop();
 
     expect(answer.role).toBe('agent');
     expect(answer.text).toBe(
@@ -133,14 +146,12 @@ describe('chat answers', () => {
     expect(answerEvent).toBeGreaterThan(-1);
     expect(cleared).toBeGreaterThan(answerEvent);
 
-    await vi.waitFor(() =>
-      expect(notify).toHaveBeenCalledWith(home.userId, {
-        kind: 'chat_message',
-        messageUuid: answer.message_uuid,
-        title: 'Home Sitter',
-        body: answer.text,
-      }),
-    );
+    expect(notify).toHaveBeenCalledWith(home.userId, {
+      kind: 'chat_message',
+      messageUuid: answer.message_uuid,
+      title: 'Home Sitter',
+      body: answer.text,
+    });
     notify.mockRestore();
   });
 

@@ -7,6 +7,7 @@ import type { Camera } from '@homesitter/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type TestUser } from '../../../test/app.js';
+import { recordCalls } from '../../../test/calls.js';
 import { cameras } from '../../platform/db/schema.js';
 import {
   plantUpload,
@@ -165,10 +166,12 @@ describe('the cached cameras list', () => {
     // The ingest's job processes snapshots in rounds, which stamp cameras their own way.
     const third = new Date(first.getTime() + 6_000);
     const queued = await plantUpload(a, userId, file(third));
+    // Processing tells the ingest when it is done with an upload; the row then says what became of it.
+    const settled = recordCalls(a.t.app.ingest.service, 'uploadSettled');
     await a.t.app.jobs.send('ingest.process-upload', { uploadId: queued.id });
-    await expect
-      .poll(async () => (await uploadRow(a.t, queued.id))?.status, { timeout: 15_000 })
-      .toBe('processed');
+    await settled.find((uploadId) => uploadId === queued.id);
+    settled.stop();
+    expect((await uploadRow(a.t, queued.id))?.status).toBe('processed');
     expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(third.toISOString());
     expect(announced()).toBe(before);
   });

@@ -1,6 +1,7 @@
 import type { ActivitySummary } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { recordCalls } from '../../../test/calls.js';
 import { startFakeLlm } from '../../../test/fake-llm.js';
 import { createOpenAiLlm } from '../../adapters/llm/openai.llm.js';
 import { createLogger } from '../../platform/logger.js';
@@ -173,10 +174,13 @@ describe('the schedules', () => {
       at: new Date('2025-06-12T07:10:00Z'),
       objects: [person()],
     });
+    // The job's run of the writer, told apart from an hourly schedule's by its pinned clock.
+    const runs = recordCalls(t.app.highlightsWriter, 'daily');
     await t.app.jobs.send('highlights.daily', { at: '2025-06-12T08:00:00Z' });
-    await expect
-      .poll(async () => (await summaries(other, '2025-06-12')).length, { timeout: 15_000, interval: 100 })
-      .toBe(1);
+    const run = await runs.find((at) => at?.toISOString() === '2025-06-12T08:00:00.000Z');
+    runs.stop();
+    await run.result;
+    expect((await summaries(other, '2025-06-12')).length).toBe(1);
   });
 });
 

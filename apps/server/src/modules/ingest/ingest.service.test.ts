@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStorage } from '../../adapters/storage/fs.storage.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { recordCalls } from '../../../test/calls.js';
 import { createLogger } from '../../platform/logger.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { cameraNameFromFtpPath, normalizeCameraName } from './camera-name.js';
@@ -131,7 +132,9 @@ describe('ingest service', () => {
   });
 
   it('holds the commit (so the answer) of an upload while too many acknowledged ones wait for processing', async () => {
-    const ingest = service(t.app.jobs, 300, createBacklogGate({ limit: 1 }));
+    // Only the test frees the place: the gate's own limit on a wait (5 s by default) never comes into it.
+    const gate = createBacklogGate({ limit: 1, maxWaitMs: 3_600_000 });
+    const ingest = service(t.app.jobs, 300, gate);
     const jpeg = await smallJpeg();
     const upload = (i: number) =>
       ingest.acceptUpload({
@@ -144,9 +147,11 @@ describe('ingest service', () => {
     const rows = async () =>
       (await uploadsOf(t, userId)).filter((r) => r.camera_name === 'Backlog').map((r) => r.original_name);
     const first = await upload(0);
+    const waits = recordCalls(gate, 'admit');
     let answered = false;
     const second = upload(1).then((u) => ((answered = true), u));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waits.find();
+    waits.stop();
     // Stored but neither committed nor acknowledged: nothing is promised yet.
     expect(answered).toBe(false);
     expect(await rows()).toEqual(['b0.jpg']);
