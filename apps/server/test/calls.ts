@@ -74,3 +74,16 @@ export async function messagePushed(
   );
   await result;
 }
+
+/**
+ * Reads `read` until `done` accepts its value, and answers that value: for state that a job or another
+ * instance changes where there is no call to wait for. It keeps looking as long as the test may run (Vitest's
+ * timeout is the only limit), so a slow machine only makes it wait longer.
+ */
+export async function stateReached<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/app.js';
+import { stateReached } from '../../../test/calls.js';
 import { jpegWithLocation } from '../../../test/images.js';
 import { uploads, users } from '../../platform/db/schema.js';
 import {
@@ -83,9 +84,10 @@ describe('free events with billing enabled', () => {
 
     await setUser(a.t, id, { stripeSubscriptionStatus: 'active' });
     expect(await a.t.app.activities.releaseHeld(id)).toBe(1);
-    await expect
-      .poll(async () => (await uploadRow(a.t, recent.id))?.status, { timeout: 15_000 })
-      .toBe('processed');
+    await stateReached(
+      async () => (await uploadRow(a.t, recent.id))?.status,
+      (status) => status === 'processed',
+    );
     expect(await activitiesOf(a.t, id)).toHaveLength(1);
     expect((await uploadRow(a.t, stale.id))?.status).toBe('held');
   });
@@ -97,7 +99,10 @@ describe('free events with billing enabled', () => {
     for (const u of [stale, fresh]) expect(await process(u.id)).toBe('held');
 
     await a.t.app.jobs.send('ingest.purge-held', {});
-    await expect.poll(async () => uploadRow(a.t, stale.id), { timeout: 15_000 }).toBeUndefined();
+    await stateReached(
+      () => uploadRow(a.t, stale.id),
+      (row) => row === undefined,
+    );
     expect(await a.storage.exists(stale.storageKey)).toBe(false);
     expect((await uploadRow(a.t, fresh.id))?.status).toBe('held');
     expect(await a.storage.exists(fresh.storageKey)).toBe(true);

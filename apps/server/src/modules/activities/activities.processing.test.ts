@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestUser } from '../../../test/app.js';
+import { stateReached } from '../../../test/calls.js';
 import { hasFfmpeg, makeClip } from '../../../test/clips.js';
 import { fixturePath } from '../../../test/fixtures.js';
 import { jpegWithLocation } from '../../../test/images.js';
@@ -395,9 +396,10 @@ describe('retried and duplicated jobs', () => {
   it('is what the ingest.process-upload job runs', async () => {
     const up = await plantUpload(a, aliceId, image('Queued', at(moment(), 0)));
     await a.t.app.jobs.send('ingest.process-upload', { uploadId: up.id });
-    await expect
-      .poll(async () => (await uploadRow(a.t, up.id))?.status, { timeout: 15_000 })
-      .toBe('processed');
+    await stateReached(
+      async () => (await uploadRow(a.t, up.id))?.status,
+      (status) => status === 'processed',
+    );
     expect((await activitiesOf(a.t, aliceId)).filter((r) => r.cameraName === 'Queued')).toHaveLength(1);
   });
 });

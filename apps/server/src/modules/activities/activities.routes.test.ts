@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Activity } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type TestUser } from '../../../test/app.js';
+import { stateReached } from '../../../test/calls.js';
 import { activities, cameras } from '../../platform/db/schema.js';
 import {
   activitiesOf,
@@ -300,9 +301,10 @@ describe('retention', () => {
       at: minutesAgo(60),
     });
     await a.t.app.jobs.send('activities.retention', {});
-    await expect
-      .poll(async () => (await activitiesOf(a.t, aliceId)).some((r) => r.id === old), { timeout: 15_000 })
-      .toBe(false);
+    await stateReached(
+      async () => (await activitiesOf(a.t, aliceId)).some((r) => r.id === old),
+      (present) => !present,
+    );
     expect((await activitiesOf(a.t, aliceId)).some((r) => r.id === recent)).toBe(true);
     expect(await a.storage.exists(`users/${aliceId}/activities/${old}/thumb-test.webp`)).toBe(false);
     expect(await a.storage.exists(`users/${aliceId}/activities/${recent}/thumb-test.webp`)).toBe(true);
