@@ -234,7 +234,12 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   // Durable jobs on the same database: workers start when the app is ready and drain on close.
   const jobs = createJobs({ database, log: deps.log });
   app.decorate('jobs', jobs as Jobs);
-  app.addHook('onReady', () => jobs.start());
+  app.addHook('onReady', async () => {
+    // Every module has registered its workers by now: a job nobody works would pile up unseen.
+    const missing = jobs.missingWorkers();
+    if (missing.length > 0) throw new Error(`No worker for the job(s) ${missing.join(', ')} (job-map.ts)`);
+    await jobs.start();
+  });
   app.addHook('onClose', () => jobs.stop());
   const authRepo = createAuthRepository(database.db);
   const signup = createSignupService({
@@ -469,7 +474,7 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     onSettled: (uploadId) => ingest.uploadSettled(uploadId),
     log: deps.log,
   });
-  await registerActivityWorkers(jobs, { processor: uploadProcessor, activities, log: deps.log });
+  await registerActivityWorkers(jobs, { processor: uploadProcessor, activities });
   app.addHook('onReady', () => scheduleActivityJobs(jobs));
   app.decorate('activities', {
     releaseHeld: (userId) => uploadProcessor.releaseHeld(userId),
@@ -490,13 +495,13 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
     llm,
     log: deps.log,
   });
-  await registerAssistantWorker(jobs, { assistant, log: deps.log });
+  await registerAssistantWorker(jobs, { assistant });
   const highlightsWriter = createHighlightsWriter({
     repo: highlightsRepo,
     log: deps.log,
     summarizer: llm && createLlmSummarizer({ llm, log: deps.log }),
   });
-  await registerHighlightsWorkers(jobs, { writer: highlightsWriter, log: deps.log });
+  await registerHighlightsWorkers(jobs, { writer: highlightsWriter });
   app.addHook('onReady', () => scheduleHighlightsJobs(jobs));
   app.decorate('highlightsWriter', highlightsWriter);
 
@@ -529,7 +534,6 @@ export async function createServer(deps: AppDeps): Promise<FastifyInstance> {
   await registerAnalysisWorker(jobs, {
     analysis: deps.analysis === false ? undefined : analysis,
     concurrency: config.AI_CONCURRENCY,
-    log: deps.log,
   });
   await registerAlertsWorkers(jobs, {
     richer:

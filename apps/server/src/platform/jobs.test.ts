@@ -1,24 +1,26 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stateReached } from '../../test/calls.js';
 import { createTestDatabase } from '../../test/database.js';
 import type { Database } from './db/client.js';
-import { createJobs, type JobRunner } from './jobs.js';
+import { z } from 'zod';
+import { createJobs, type JobRunner, type PayloadsOf } from './jobs.js';
 import { createLogger } from './logger.js';
 
-declare module './jobs.js' {
-  interface JobPayloads {
-    'test.committed': { n: number };
-    'test.rolled-back': { n: number };
-    'test.flaky': { n: number };
-    'test.plain': { n: number };
-    'test.late-worker': { n: number };
-    'test.interrupted': { n: number };
-    'test.idle': { n: number };
-    'test.same-tick': { n: number };
-    'test.unsent': { n: number };
-    'test.fallback': { n: number };
-  }
-}
+/** The jobs these tests send: a map of their own, as the server has job-map.ts. */
+const n = z.object({ n: z.number() });
+const TEST_JOBS = {
+  'test.committed': n,
+  'test.rolled-back': n,
+  'test.flaky': n,
+  'test.plain': n,
+  'test.late-worker': n,
+  'test.interrupted': n,
+  'test.idle': n,
+  'test.same-tick': n,
+  'test.unsent': n,
+  'test.fallback': n,
+};
 
 /**
  * A handler that keeps what it is given, and lets a test wait for the jobs themselves: `until` resolves when
@@ -66,7 +68,7 @@ const isEmbedded = !process.env.TEST_DATABASE_URL;
 
 describe('jobs', () => {
   let database: Database;
-  let jobs: JobRunner;
+  let jobs: JobRunner<PayloadsOf<typeof TEST_JOBS>>;
   const committed = receiver();
   const rolledBack = receiver();
   const plain = receiver();
@@ -76,6 +78,7 @@ describe('jobs', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     jobs = createJobs({
+      schemas: TEST_JOBS,
       database,
       log: createLogger('silent'),
       pollingIntervalSeconds: 0.5,
@@ -166,6 +169,7 @@ describe.skipIf(!isEmbedded)('an embedded queue between jobs', () => {
     const database = await createTestDatabase();
     const counted = countingFetches(database, 'test.idle');
     const jobs = createJobs({
+      schemas: TEST_JOBS,
       database: counted.database,
       log: createLogger('silent'),
       pollingIntervalSeconds: 60,
@@ -192,7 +196,12 @@ describe.skipIf(!isEmbedded)('an embedded queue between jobs', () => {
 
   it('finds a job sent in the same millisecond as the look its send asked for', async () => {
     const database = await createTestDatabase();
-    const jobs = createJobs({ database, log: createLogger('silent'), pollingIntervalSeconds: 60 });
+    const jobs = createJobs({
+      schemas: TEST_JOBS,
+      database,
+      log: createLogger('silent'),
+      pollingIntervalSeconds: 60,
+    });
     const sameTick = receiver();
     await jobs.work('test.same-tick', { concurrency: 1 }, sameTick.handle);
     await jobs.start();
@@ -220,6 +229,7 @@ describe.skipIf(!isEmbedded)('an embedded queue between jobs', () => {
     const database = await createTestDatabase();
     const counted = countingFetches(database, 'test.unsent');
     const jobs = createJobs({
+      schemas: TEST_JOBS,
       database: counted.database,
       log: createLogger('silent'),
       pollingIntervalSeconds: 60,
@@ -252,6 +262,7 @@ describe('jobs that are only a fallback', () => {
     // Only the workers' poll timer is faked, so the test decides when the poll comes.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const jobs = createJobs({
+      schemas: TEST_JOBS,
       database: counted.database,
       log: createLogger('silent'),
       pollingIntervalSeconds: 60,
@@ -287,7 +298,11 @@ describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
     const database = await createTestDatabase();
     const log = createLogger('silent');
     try {
-      const before = createJobs({ database, log });
+      const before = createJobs({
+        schemas: TEST_JOBS,
+        database,
+        log,
+      });
       await before.start();
       await before.send('test.interrupted', { n: 1 });
       // What a crash mid-job leaves: the job taken ("active") by a worker that is gone.
@@ -296,7 +311,13 @@ describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
       ]);
       await before.stop();
 
-      const after = createJobs({ database, log, pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+      const after = createJobs({
+        schemas: TEST_JOBS,
+        database,
+        log,
+        pollingIntervalSeconds: 0.5,
+        retryDelaySeconds: 1,
+      });
       const interrupted = receiver();
       await after.work('test.interrupted', {}, interrupted.handle);
       await after.start();
@@ -315,16 +336,64 @@ describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
 describe('app.jobs', () => {
   it('is started with the app and drained when it closes', async () => {
     const { createTestApp } = await import('../../test/app.js');
-    const t = await createTestApp();
-    const plain = receiver();
+    // Without the analysis, the app leaves activity.analyse to whoever works it: here, the test.
+    const t = await createTestApp({ analysis: false });
+    const activityId = '00000000-0000-4000-8000-000000000009';
+    const got = new Promise<string>(
+      (resolve) => void t.app.jobs.work('activity.analyse', {}, async (data) => resolve(data.activityId)),
+    );
     try {
-      await t.app.jobs.work('test.plain', {}, plain.handle);
-      await t.app.jobs.send('test.plain', { n: 9 });
-      await plain.until((got) => got.length === 1);
-      expect(plain.got).toEqual([9]);
+      await t.app.jobs.send('activity.analyse', { activityId });
+      expect(await got).toEqual(activityId);
     } finally {
       await t.close();
     }
-    await expect(t.app.jobs.send('test.plain', { n: 10 })).rejects.toThrow('stopped');
+    await expect(t.app.jobs.send('activity.analyse', { activityId })).rejects.toThrow('stopped');
+  }, 60_000);
+
+  it('names the jobs of the map that nobody works, so the server can refuse to start without them', async () => {
+    const database = await createTestDatabase();
+    const jobs = createJobs({ schemas: TEST_JOBS, database, log: createLogger('silent') });
+    try {
+      expect(jobs.missingWorkers()).toHaveLength(Object.keys(TEST_JOBS).length);
+      for (const name of Object.keys(TEST_JOBS) as (keyof typeof TEST_JOBS)[])
+        if (name !== 'test.plain' && name !== 'test.unsent') await jobs.work(name, {}, async () => undefined);
+      jobs.leaveQueued('test.unsent');
+      expect(jobs.missingWorkers()).toEqual(['test.plain']);
+      await expect(jobs.work('test.nowhere' as 'test.plain', {}, async () => undefined)).rejects.toThrow(
+        'not in the job map',
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('drops a payload that does not match its schema instead of retrying it', async () => {
+    const database = await createTestDatabase();
+    const jobs = createJobs({ schemas: TEST_JOBS, database, log: createLogger('silent') });
+    const plain = receiver();
+    await jobs.work('test.plain', {}, plain.handle);
+    await jobs.start();
+    try {
+      // A payload from an older release, say: the type system cannot see it, the schema does.
+      await jobs.send('test.plain', { n: 'nine' } as unknown as { n: number });
+      await jobs.send('test.plain', { n: 9 });
+      await plain.until((got) => got.length === 1);
+      expect(plain.got).toEqual([9]);
+      // Completions are written in batches: wait until neither job is still waiting or running.
+      const states = await stateReached(
+        async () =>
+          (
+            await database.query<{ state: string }>(
+              `SELECT state FROM pgboss.job WHERE name = 'test.plain' ORDER BY created_on`,
+            )
+          ).map((s) => s.state),
+        (all) => (console.log(all), all.length === 2 && all.every((s) => s !== 'created' && s !== 'active')),
+      );
+      expect(states).toEqual(['completed', 'completed']);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
   }, 60_000);
 });

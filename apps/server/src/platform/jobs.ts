@@ -1,10 +1,7 @@
 /**
- * Durable background jobs (pg-boss 10) on the app's own database, embedded PGlite or PostgreSQL. Modules add
- * their job names and payloads to `JobPayloads` by declaration merging, like `AppEvents`:
- *
- *   declare module '../../platform/jobs.js' {
- *     interface JobPayloads { 'ingest.process-upload': { uploadId: string } }
- *   }
+ * Durable background jobs (pg-boss 10) on the app's own database, embedded PGlite or PostgreSQL. The jobs and
+ * their payload schemas are one map (`job-map.ts`): sends and workers are typed by it, a payload is checked
+ * against its schema when a worker takes it, and `missingWorkers()` names the jobs nobody works.
  *
  * A job sent with `tx` is inserted through that transaction, so it exists exactly when the rows it is about
  * do. Handlers run at least once: a thrown error retries with backoff, and a crash mid-job runs it again after
@@ -13,11 +10,18 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
+import type { z } from 'zod';
 import type { Database, Db } from './db/client.js';
+import { JOB_SCHEMAS } from './job-map.js';
 import type { Logger } from './logger.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
-export interface JobPayloads {}
+/** Job name → the schema of its payload. */
+export type JobSchemas = Record<string, z.ZodType<object>>;
+/** Job name → its payload, as sent and as the worker gets it. */
+export type PayloadsOf<S extends JobSchemas> = { [N in keyof S]: z.output<S[N]> };
+
+/** The server's jobs (job-map.ts). */
+export type JobPayloads = PayloadsOf<typeof JOB_SCHEMAS>;
 export type JobName = keyof JobPayloads;
 
 export interface SendOptions {
@@ -40,31 +44,41 @@ export interface SendManyOptions {
   wake?: boolean;
 }
 
-export interface Jobs {
+export interface Jobs<P extends Record<string, object> = JobPayloads> {
   /** Enqueue. With `tx` (a Drizzle transaction or the Db) the job is inserted through it, so it commits with the row. */
-  send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendOptions): Promise<void>;
+  send<N extends keyof P & string>(name: N, data: P[N], options?: SendOptions): Promise<void>;
   /** Enqueue several jobs of one queue in one statement (e.g. uploads committed together), like `send`. */
-  sendMany<N extends JobName>(name: N, data: JobPayloads[N][], options?: SendManyOptions): Promise<void>;
-  /** Handle jobs of one queue, `concurrency` at a time; a thrown error retries with backoff. */
-  work<N extends JobName>(
+  sendMany<N extends keyof P & string>(name: N, data: P[N][], options?: SendManyOptions): Promise<void>;
+  /**
+   * Handle jobs of one queue, `concurrency` at a time; a thrown error retries with backoff. The handler gets
+   * the payload only when it matches the queue's schema.
+   */
+  work<N extends keyof P & string>(
     name: N,
     options: { concurrency?: number },
-    handler: (data: JobPayloads[N]) => Promise<void>,
+    handler: (data: P[N]) => Promise<void>,
   ): Promise<void>;
   /** Cron schedule (pg-boss schedule), in UTC unless `tz`. */
-  schedule<N extends JobName>(
+  schedule<N extends keyof P & string>(
     name: N,
     cron: string,
-    data: JobPayloads[N],
+    data: P[N],
     options?: { tz?: string },
   ): Promise<void>;
 }
 
 /** The runner behind `Jobs`: the composition root starts it when the app is ready and stops it on close. */
-export interface JobRunner extends Jobs {
+export interface JobRunner<P extends Record<string, object> = JobPayloads> extends Jobs<P> {
   start(): Promise<void>;
   /** Stops fetching, waits (up to `timeoutMs`) for running handlers, then lets their last writes finish. */
   stop(timeoutMs?: number): Promise<void>;
+  /**
+   * This instance takes no jobs of `name`: they stay queued for another instance (or, in tests, to be read
+   * as they were sent). `missingWorkers` leaves it out.
+   */
+  leaveQueued(name: keyof P & string): void;
+  /** The jobs of the map that have no worker here and were not left queued on purpose. */
+  missingWorkers(): string[];
 }
 
 declare module 'fastify' {
@@ -73,9 +87,11 @@ declare module 'fastify' {
   }
 }
 
-export interface JobsOptions {
+export interface JobsOptions<S extends JobSchemas = typeof JOB_SCHEMAS> {
   database: Database;
   log: Logger;
+  /** The jobs and their payload schemas; the server's own map unless a test brings its own. */
+  schemas?: S;
   /** How often idle workers look for due jobs: retries, delayed jobs, jobs sent by other instances (5 s embedded, 2 s on PostgreSQL). */
   pollingIntervalSeconds?: number;
   /** First retry delay; later ones double (with jitter). */
@@ -94,7 +110,7 @@ const SCHEMA = 'pgboss';
 const POSTGRES_TX_WAKE_DELAYS_MS = [10, 50, 200];
 
 interface Registration {
-  name: JobName;
+  name: string;
   concurrency: number;
   handler: (data: never) => Promise<void>;
 }
@@ -126,8 +142,12 @@ interface QueueLoop {
   exited: Promise<void>;
 }
 
-export function createJobs(options: JobsOptions): JobRunner {
+export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
+  options: JobsOptions<S>,
+): JobRunner<PayloadsOf<S>> {
   const { database, log } = options;
+  const schemas: JobSchemas = options.schemas ?? JOB_SCHEMAS;
+  const leftQueued = new Set<string>();
   // Embedded, every job is sent by this process, which wakes its workers itself: polls only find retries and
   // delayed jobs, so they can be rare (each costs a statement on the one embedded connection). With
   // PostgreSQL, other instances' jobs are found by polling.
@@ -222,9 +242,19 @@ export function createJobs(options: JobsOptions): JobRunner {
 
   function run(loop: QueueLoop, job: PgBoss.Job<unknown>): void {
     const { reg } = loop;
-    const running = (async () => {
+    // The body starts on the next microtask, after `running` is in the map: a job that ends without awaiting
+    // anything (a dropped payload) would otherwise leave its own entry there, and its slot taken for good.
+    const running = Promise.resolve().then(async () => {
       try {
-        await reg.handler(job.data as never);
+        // pg-boss stores a cron job's empty payload as null.
+        const payload = schemas[reg.name]!.safeParse(job.data ?? {});
+        if (payload.success) await reg.handler(payload.data as never);
+        // A payload that does not match will never match: dropped (completed), not retried.
+        else
+          log.error(
+            { job: reg.name, jobId: job.id, issues: payload.error.issues },
+            'job payload does not match its schema; dropped',
+          );
         loop.finished.push(job.id);
       } catch (err) {
         log.warn({ err, job: reg.name, jobId: job.id }, 'job failed; it will be retried');
@@ -238,7 +268,7 @@ export function createJobs(options: JobsOptions): JobRunner {
         loop.woken = true;
         loop.wakeUp?.();
       }
-    })();
+    });
     loop.running.set(job.id, running);
   }
 
@@ -427,6 +457,7 @@ export function createJobs(options: JobsOptions): JobRunner {
     },
 
     async work(name, workOptions, handler) {
+      if (!schemas[name]) throw new Error(`Job ${name} is not in the job map`);
       const reg: Registration = {
         name,
         concurrency: Math.max(1, workOptions.concurrency ?? 1),
@@ -441,6 +472,15 @@ export function createJobs(options: JobsOptions): JobRunner {
       await whenStarted();
       await ensureQueue(name);
       await boss.schedule(name, cron, data, scheduleOptions.tz ? { tz: scheduleOptions.tz } : {});
+    },
+
+    leaveQueued(name) {
+      leftQueued.add(name);
+    },
+
+    missingWorkers() {
+      const worked = new Set(registrations.map((r) => r.name));
+      return Object.keys(schemas).filter((name) => !worked.has(name) && !leftQueued.has(name));
     },
 
     async start() {

@@ -9,7 +9,6 @@ import { UnreadableClipError } from '../media/ffmpeg.js';
 import { UnreadableImageError } from '../media/images.js';
 import { uploadCameraName, type UploadCameras } from './activities.cameras.js';
 import { GROUPING_WINDOW_MS, joinedActivity, newActivity } from './activities.grouping.js';
-import './activities.jobs.js';
 import { MissingUploadError, type ActivityMedia, type PreparedMedia } from './activities.media.js';
 import type { ActivityRenderer } from './activities.render.js';
 import type { ActivitiesRepository, ActivityRow, UploadOwner, UploadRow } from './activities.repository.js';

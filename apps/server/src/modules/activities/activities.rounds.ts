@@ -11,7 +11,6 @@ import {
   type JoinableState,
   type PlannedFile,
 } from './activities.grouping.js';
-import './activities.jobs.js';
 import { MissingUploadError, type ActivityMedia, type PreparedMedia } from './activities.media.js';
 import type {
   ActivitiesRepository,

@@ -1,7 +1,4 @@
-import { z } from 'zod';
 import type { Jobs } from '../../platform/jobs.js';
-import type { Logger } from '../../platform/logger.js';
-import './activities.jobs.js';
 import { CLAIM_SIZE, type UploadProcessor } from './activities.processing.js';
 import type { ActivitiesService } from './activities.service.js';
 
@@ -9,25 +6,18 @@ import type { ActivitiesService } from './activities.service.js';
 export const RETENTION_CRON = '17 3 * * *';
 export const PURGE_HELD_CRON = '7 * * * *';
 
-const processUploadPayload = z.object({ uploadId: z.uuid() });
-
 /**
- * The module's job handlers and schedules. Payloads are checked when consumed: a malformed one is logged and
- * completed (retrying cannot fix it), anything else that fails is thrown and retried with backoff.
+ * The module's job handlers and schedules. Payloads are checked against job-map.ts before they get here; a
+ * failure is thrown and retried with backoff.
  */
 export async function registerActivityWorkers(
   jobs: Jobs,
-  deps: { processor: UploadProcessor; activities: ActivitiesService; log: Logger },
+  deps: { processor: UploadProcessor; activities: ActivitiesService },
 ): Promise<void> {
-  const { processor, activities, log } = deps;
+  const { processor, activities } = deps;
   // Many claimed at once: the processor gathers them into rounds (and runs clips INGEST_WORKERS at a time).
-  await jobs.work('ingest.process-upload', { concurrency: CLAIM_SIZE }, async (data) => {
-    const payload = processUploadPayload.safeParse(data);
-    if (!payload.success) {
-      log.error({ data }, 'ingest.process-upload job without a valid uploadId; skipped');
-      return;
-    }
-    await processor.process(payload.data.uploadId);
+  await jobs.work('ingest.process-upload', { concurrency: CLAIM_SIZE }, async ({ uploadId }) => {
+    await processor.process(uploadId);
   });
   await jobs.work('activities.retention', { concurrency: 1 }, async () => {
     await activities.purgeExpired();

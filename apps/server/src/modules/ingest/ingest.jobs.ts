@@ -2,14 +2,6 @@ import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import type { IngestService } from './ingest.service.js';
 
-/** Jobs of the receiving side of camera ingest (see platform/jobs.ts). */
-declare module '../../platform/jobs.js' {
-  interface JobPayloads {
-    /** Remove stored uploads no row refers to (cut off by a crash between store and commit). */
-    'ingest.sweep-orphans': Record<string, never>;
-  }
-}
-
 /** Every 10 minutes, off the hour's rush; and once when the app is ready (see scheduleIngestJobs). */
 export const SWEEP_ORPHANS_CRON = '3-59/10 * * * *';
 

@@ -10,7 +10,6 @@ import type { UploadSource } from '../../platform/db/schema/activities.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import { removeFilesOlderThan } from '../../platform/spool.js';
-import '../activities/activities.jobs.js';
 import { userMediaPrefix } from '../media/media.cleanup.js';
 import { normalizeCameraName } from './camera-name.js';
 import type { BacklogGate } from './ingest.backlog.js';

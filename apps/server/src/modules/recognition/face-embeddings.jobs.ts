@@ -1,13 +1,5 @@
 import type { Jobs } from '../../platform/jobs.js';
-import type { MemoryImageEvent } from '../../platform/events.js';
 import type { FaceEmbeddingsService } from './face-embeddings.service.js';
-
-declare module '../../platform/jobs.js' {
-  interface JobPayloads {
-    /** Embed every face of a people memory's photo (queued when the photo is added). */
-    'memory.learn-faces': MemoryImageEvent;
-  }
-}
 
 /** One photo at a time: the vision engine queues its work anyway, and photos are rare next to camera events. */
 export async function registerFaceEmbeddingsWorker(

@@ -1,0 +1,44 @@
+import { MEMORY_CATEGORIES } from '@homesitter/contract';
+import { z } from 'zod';
+
+/**
+ * Every job of the server: its name, the module that works it, and the schema of its payload. `jobs.send`
+ * and `jobs.work` are typed by this map; each payload is checked against its schema when a worker takes it
+ * (one that does not match is dropped with an error: no retry would fix it); and the server refuses to start
+ * while a job here has no worker (jobs.ts `missingWorkers`). A new job is added here first.
+ */
+const activityId = z.object({ activityId: z.uuid() });
+const nothing = z.object({});
+/** `at` pins the run's clock (backfills, tests); absent, the job runs for now. */
+const clock = z.object({ at: z.iso.datetime({ offset: true }).optional() });
+
+export const JOB_SCHEMAS = {
+  /** activities: turn a stored camera upload into (part of) an activity. Sent by ingest with the upload row. */
+  'ingest.process-upload': z.object({ uploadId: z.uuid() }),
+  /** activities, hourly: delete uploads held for lack of free events for more than 24 h. */
+  'ingest.purge-held': nothing,
+  /** activities, daily: delete activities, their media and uploads older than RETENTION_DAYS. */
+  'activities.retention': nothing,
+  /** ingest, every 10 min and at start: remove stored uploads no row refers to (cut off by a crash). */
+  'ingest.sweep-orphans': nothing,
+  /** analysis: look at an activity, store what was seen, alert. Sent by activities with the activity. */
+  'activity.analyse': activityId,
+  /** alerts, with an LLM: rewrite an alert's sentence from its image and facts, after it went out. */
+  'ai.describe-alert': activityId,
+  /** alerts, hourly: purge the activities kept only for their alert while amnesia mode was on. */
+  'ai.purge-ephemeral': nothing,
+  /** assistant: answer a user's chat message. Sent with the message, in its transaction. */
+  'ai.answer': z.object({ userId: z.uuid(), messageId: z.uuid() }),
+  /** recognition: embed every face of a people memory's photo (queued when the photo is added). */
+  'memory.learn-faces': z.object({
+    userId: z.uuid(),
+    memoryId: z.uuid(),
+    category: z.enum(MEMORY_CATEGORIES),
+    imageId: z.uuid(),
+    storageKey: z.string().min(1),
+  }),
+  /** highlights, every hour at :05: each property's summary of the last complete hours. */
+  'highlights.hourly': clock,
+  /** highlights, every hour at :10: today's summary so far, and yesterday's in full once the day has ended. */
+  'highlights.daily': clock,
+} as const;
