@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { createFsStorage } from '../src/adapters/storage/fs.storage.js';
 import { createServer } from '../src/app.js';
-import { createDeps } from '../src/bootstrap.js';
+import { createAdapters } from '../src/bootstrap.js';
 import { loadConfig } from '../src/platform/config.js';
 import { FFMPEG } from '../test/clips.js';
 
@@ -62,8 +62,8 @@ function makeClip(dir: string, codec: 'h264' | 'hevc'): Buffer {
 const dataDir = mkdtempSync(join(tmpdir(), 'hs-bench-activities-'));
 const email = `bench-activities-${Date.now()}@example.com`;
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', VERIFICATION_EXEMPT_EMAILS: email });
-const deps = await createDeps(config);
-const app = await createServer(deps);
+const deps = await createAdapters(config);
+const { app, modules } = await createServer(deps);
 await app.ready();
 const storage = createFsStorage({ root: join(dataDir, 'media'), signUrl: () => '' });
 
@@ -108,7 +108,7 @@ try {
       ],
     );
     const started = performance.now();
-    const outcome = await app.activities.processUpload(id);
+    const outcome = await modules.activities.processUpload(id);
     const took = performance.now() - started;
     if (outcome !== 'created' && outcome !== 'joined') throw new Error(`upload ${id}: ${outcome}`);
     return took;

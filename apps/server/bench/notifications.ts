@@ -82,7 +82,11 @@ for (const [platform, token] of [
   ['android', fcmRegistrationToken()],
   ['ios', apnsDeviceToken()],
 ] as const) {
-  await users.upsertPushToken(user.id, { token, platform, isSandbox: false });
+  await createNotificationsRepository(database.db).upsertPushToken(user.id, {
+    token,
+    platform,
+    isSandbox: false,
+  });
 }
 
 const alert = () => ({

@@ -1,9 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { createServer } from './app.js';
-import { createDeps } from './bootstrap.js';
-import { startIngestServers, type IngestServers } from './modules/ingest/ingest.servers.js';
+import { createAdapters } from './bootstrap.js';
+import type { IngestServers } from './modules/ingest/ingest.servers.js';
 import { ConfigError, loadConfig } from './platform/config.js';
-import { startIntervalTasks } from './platform/scheduler.js';
 
 // PGlite is a 9 MB WebAssembly module: V8 recompiles its hot functions with TurboFan in the background, by
 // default several at once, and each of PostgreSQL's big functions takes tens of MB of compiler memory that
@@ -13,11 +12,8 @@ setFlagsFromString('--wasm-num-compilation-tasks=1');
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const deps = await createDeps(config);
-  const app = await createServer(deps);
-  // Periodic work (expired-memory purge) until the job runner arrives; timers are unref'd and stopped on close.
-  const stopTasks = startIntervalTasks(app.backgroundTasks, app.log);
-  app.addHook('onClose', async () => stopTasks());
+  const deps = await createAdapters(config);
+  const { app, modules } = await createServer(deps);
 
   let ingest: IngestServers | undefined;
   let closing = false;
@@ -50,7 +46,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  if (config.INGEST_ENABLED && !closing) ingest = await startIngestServers(app, config);
+  if (config.INGEST_ENABLED && !closing) ingest = await modules.ingest.startServers();
   app.log.info(
     {
       url: config.PUBLIC_URL,

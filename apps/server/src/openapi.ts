@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDisabledVisionEngine } from './adapters/vision/disabled.vision.js';
 import { createServer } from './app.js';
+import { createAdapters } from './bootstrap.js';
 import { loadSigningKey } from './modules/auth/tokens.js';
 import { loadConfig } from './platform/config.js';
 import { createDatabase } from './platform/db/client.js';
@@ -14,14 +16,18 @@ export const OPENAPI_FILE = serverPath('openapi.json');
 export async function renderOpenApi(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-openapi-'));
   const database = await createDatabase({});
-  const app = await createServer({
-    config: loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' }),
-    log: createLogger('silent'),
-    database,
-    mailer: { kind: 'outbox', send: async () => {}, close: async () => {} },
-    signingKey: await loadSigningKey(undefined, join(dataDir, 'key.pem')),
-    adminToken: 'unused',
-  });
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' });
+  const { app } = await createServer(
+    await createAdapters(config, {
+      log: createLogger('silent'),
+      database,
+      mailer: { kind: 'outbox', send: async () => {}, close: async () => {} },
+      signingKey: await loadSigningKey(undefined, join(dataDir, 'key.pem')),
+      adminToken: 'unused',
+      vision: createDisabledVisionEngine(),
+      webDistDir: undefined,
+    }),
+  );
   try {
     await app.ready();
     return `${JSON.stringify(app.swagger(), null, 2)}\n`;

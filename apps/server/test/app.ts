@@ -2,8 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createDisabledVisionEngine } from '../src/adapters/vision/disabled.vision.js';
 import type { VisionEngine } from '../src/adapters/vision/vision.js';
-import { createServer, type AppDeps, type Limits } from '../src/app.js';
+import { createServer, type AppDeps, type Server } from '../src/app.js';
+import { createAdapters, type Limits } from '../src/bootstrap.js';
 import { loadSigningKey } from '../src/modules/auth/tokens.js';
 import { loadConfig } from '../src/platform/config.js';
 import type { Database } from '../src/platform/db/client.js';
@@ -18,6 +20,10 @@ export const TEST_MEDIA_SECRET = 'test-media-secret-0123456789';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The modules' APIs, as the server composed them. */
+  modules: Server['modules'];
+  /** The server's durable jobs. */
+  jobs: Server['jobs'];
   database: Database;
   mailer: ReturnType<typeof createCaptureMailer>;
   deps: AppDeps;
@@ -44,23 +50,27 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const mailer = createCaptureMailer();
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const deps: AppDeps = {
-    config,
-    log,
-    events: createEventBus(log),
-    database,
-    mailer,
-    signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),
-    adminToken: TEST_ADMIN_TOKEN,
-    mediaSecret: TEST_MEDIA_SECRET,
-    limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
-    vision: options.vision,
+    ...(await createAdapters(config, {
+      log,
+      events: createEventBus(log),
+      database,
+      mailer,
+      signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),
+      adminToken: TEST_ADMIN_TOKEN,
+      mediaSecret: TEST_MEDIA_SECRET,
+      limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },
+      vision: options.vision ?? createDisabledVisionEngine(),
+      webDistDir: undefined,
+    })),
     ...(options.chatAnswers === false ? { chatAnswers: false } : {}),
     ...(options.analysis === false ? { analysis: false } : {}),
   };
-  const app = await createServer(deps);
+  const { app, modules, jobs } = await createServer(deps);
   await app.ready();
   return {
     app,
+    modules,
+    jobs,
     database,
     mailer,
     deps,

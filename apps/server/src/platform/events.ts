@@ -34,6 +34,11 @@ export interface AppEvents {
   'camera.renamed': { userId: string; cameraId: string; from: string; to: string };
   /** activities: a new activity (camera event) is stored, after commit; its media may still grow within 10 s. */
   'activity.created': { userId: string; activityId: string };
+  /**
+   * activities: processing is done with a camera upload, whatever became of it (activity, dropped, failed):
+   * ingest frees its place in the backlog of acknowledged uploads.
+   */
+  'upload.settled': { uploadId: string };
   /** memories: a photo was added to a memory. */
   'memory.image_added': MemoryImageEvent;
   /** memories: a photo left a memory (deleted, or purged with its expired memory). */

@@ -37,6 +37,8 @@ export const JOB_SCHEMAS = {
     imageId: z.uuid(),
     storageKey: z.string().min(1),
   }),
+  /** memories, hourly: delete memories past their expiry, with their photos. */
+  'memories.purge-expired': nothing,
   /** highlights, every hour at :05: each property's summary of the last complete hours. */
   'highlights.hourly': clock,
   /** highlights, every hour at :10: today's summary so far, and yesterday's in full once the day has ended. */

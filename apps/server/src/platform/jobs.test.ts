@@ -340,15 +340,15 @@ describe('app.jobs', () => {
     const t = await createTestApp({ analysis: false });
     const activityId = '00000000-0000-4000-8000-000000000009';
     const got = new Promise<string>(
-      (resolve) => void t.app.jobs.work('activity.analyse', {}, async (data) => resolve(data.activityId)),
+      (resolve) => void t.jobs.work('activity.analyse', {}, async (data) => resolve(data.activityId)),
     );
     try {
-      await t.app.jobs.send('activity.analyse', { activityId });
+      await t.jobs.send('activity.analyse', { activityId });
       expect(await got).toEqual(activityId);
     } finally {
       await t.close();
     }
-    await expect(t.app.jobs.send('activity.analyse', { activityId })).rejects.toThrow('stopped');
+    await expect(t.jobs.send('activity.analyse', { activityId })).rejects.toThrow('stopped');
   }, 60_000);
 
   it('names the jobs of the map that nobody works, so the server can refuse to start without them', async () => {

@@ -81,12 +81,6 @@ export interface JobRunner<P extends Record<string, object> = JobPayloads> exten
   missingWorkers(): string[];
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    jobs: Jobs;
-  }
-}
-
 export interface JobsOptions<S extends JobSchemas = typeof JOB_SCHEMAS> {
   database: Database;
   log: Logger;

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-const process = (id: string) => a.t.app.activities.processUpload(id);
+const process = (id: string) => a.t.modules.activities.processUpload(id);
 const remaining = async (userId: string) =>
   (await a.t.database.db.select().from(users).where(eq(users.id, userId)))[0]?.remainingFreeEvents;
 const base = Date.parse('2026-04-01T10:00:00Z');
@@ -83,7 +83,7 @@ describe('free events with billing enabled', () => {
     expect(await process(stale.id)).toBe('held');
 
     await setUser(a.t, id, { stripeSubscriptionStatus: 'active' });
-    expect(await a.t.app.activities.releaseHeld(id)).toBe(1);
+    expect(await a.t.modules.activities.releaseHeld(id)).toBe(1);
     await stateReached(
       async () => (await uploadRow(a.t, recent.id))?.status,
       (status) => status === 'processed',
@@ -98,7 +98,7 @@ describe('free events with billing enabled', () => {
     const fresh = await plantUpload(a, id, snap('Silo', 0, Date.now() - 3_600_000));
     for (const u of [stale, fresh]) expect(await process(u.id)).toBe('held');
 
-    await a.t.app.jobs.send('ingest.purge-held', {});
+    await a.t.jobs.send('ingest.purge-held', {});
     await stateReached(
       () => uploadRow(a.t, stale.id),
       (row) => row === undefined,

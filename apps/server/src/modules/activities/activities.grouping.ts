@@ -69,6 +69,10 @@ export function joinedActivity(current: JoinableState, at: Date, media: Prepared
   return patch;
 }
 
+/** What planning reads of a stored activity (`videoKey` only matters to clips: absent means none). */
+export type PlanCandidate = Pick<ActivityRow, 'id' | 'occurredAt' | 'lastFileAt' | 'thumbnailKey'> &
+  Partial<Pick<ActivityRow, 'videoKey'>>;
+
 /** Where one file of a round goes. */
 export interface PlannedFile {
   upload: UploadRow;
@@ -80,13 +84,15 @@ export interface PlannedFile {
 }
 
 /**
- * Where each of a camera's files goes, as processing them one by one in upload order would put them (see
- * `findJoinable`): a file joins the activity whose files span to within `windowMs` of it (the latest such),
- * else it starts one; the activity's span then covers the file, which later files see. Pure: the same
- * candidates give the same plan, which is how a round knows its plan still holds inside its transaction.
+ * Where each of a camera's files goes, as processing them one by one in upload order would put them: a file
+ * joins the activity whose files span to within `windowMs` of it (the latest such; files may be processed out
+ * of order, so both sides count), else it starts one; the activity's span then covers the file, which later
+ * files see. A clip joins only an activity without a video (a second clip within 10 s starts its own, so
+ * nothing the camera sent is lost). Pure: the same candidates give the same plan, which is how a round knows
+ * its plan still holds inside its transaction.
  */
 export function planCameraFiles(
-  candidates: Pick<ActivityRow, 'id' | 'occurredAt' | 'lastFileAt' | 'thumbnailKey'>[],
+  candidates: PlanCandidate[],
   uploads: UploadRow[],
   windowMs: number,
   newId: () => string = randomUUID,
@@ -97,6 +103,7 @@ export function planCameraFiles(
       from: c.occurredAt.getTime(),
       to: c.lastFileAt.getTime(),
       thumbnail: c.thumbnailKey !== null,
+      video: (c.videoKey ?? null) !== null,
     }))
     .sort((a, b) => a.from - b.from || a.id.localeCompare(b.id));
   const files = [...uploads].sort(
@@ -104,15 +111,19 @@ export function planCameraFiles(
   );
   return files.map((upload) => {
     const at = upload.receivedAt.getTime();
-    let target = spans.findLast((s) => s.from <= at + windowMs && s.to >= at - windowMs);
+    const clip = upload.mediaKind === 'video';
+    let target = spans.findLast(
+      (s) => s.from <= at + windowMs && s.to >= at - windowMs && !(clip && s.video),
+    );
     const starts = !target;
     if (!target) {
-      target = { id: newId(), from: at, to: at, thumbnail: false };
+      target = { id: newId(), from: at, to: at, thumbnail: false, video: false };
       spans.push(target);
       spans.sort((a, b) => a.from - b.from || a.id.localeCompare(b.id));
     }
     const needThumbnail = !target.thumbnail;
     target.thumbnail = true;
+    if (clip) target.video = true;
     target.from = Math.min(target.from, at);
     target.to = Math.max(target.to, at);
     return { upload, activityId: target.id, starts, needThumbnail };

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { contentTypeOfKey, type ObjectStorage } from '../../adapters/storage/storage.js';
-import { MediaToolMissingError, type ClipInfo, type Ffmpeg } from '../media/ffmpeg.js';
-import { thumbnailOf } from '../media/images.js';
-import { userMediaPrefix } from '../media/media.cleanup.js';
+import type { ClipInfo, Ffmpeg } from '../media/ffmpeg.js';
+import { MediaToolMissingError } from '../media/media.module.js';
+import { thumbnailOf } from '../media/media.module.js';
+import { userMediaPrefix } from '../media/media.module.js';
 import type { UploadRow } from './activities.repository.js';
 
 /** Where an activity's files live; deleting the activity deletes this folder. */

@@ -54,7 +54,7 @@ const image = (camera: string, when: Date) => ({
   at: when,
 });
 const video = (camera: string, when: Date) => ({ camera, bytes: clip, contentType: 'video/mp4', at: when });
-const process = (id: string) => a.t.app.activities.processUpload(id);
+const process = (id: string) => a.t.modules.activities.processUpload(id);
 const getActivity = async (who: TestUser, id: string): Promise<Activity> => {
   const res = await a.t.app.inject({ method: 'GET', url: `/api/users/activities/${id}`, headers: who.auth });
   expect(res.statusCode, res.body).toBe(200);
@@ -375,14 +375,14 @@ describe('retried and duplicated jobs', () => {
     try {
       const t0 = moment();
       const same = await plantUpload(a, aliceId, image('Twin', at(t0, 0)));
-      const outcomes = await Promise.all([process(same.id), other.app.activities.processUpload(same.id)]);
+      const outcomes = await Promise.all([process(same.id), other.modules.activities.processUpload(same.id)]);
       expect(outcomes.sort()).toEqual(['created', 'done']);
 
       const burst = await Promise.all(
         [2, 3, 4, 5].map((s) => plantUpload(a, aliceId, image('Twin', at(t0, s)))),
       );
       const joined = await Promise.all(
-        burst.map((u, i) => (i % 2 ? process(u.id) : other.app.activities.processUpload(u.id))),
+        burst.map((u, i) => (i % 2 ? process(u.id) : other.modules.activities.processUpload(u.id))),
       );
       expect(joined).toEqual(['joined', 'joined', 'joined', 'joined']);
       const rows = (await activitiesOf(a.t, aliceId)).filter((r) => r.cameraName === 'Twin');
@@ -395,7 +395,7 @@ describe('retried and duplicated jobs', () => {
 
   it('is what the ingest.process-upload job runs', async () => {
     const up = await plantUpload(a, aliceId, image('Queued', at(moment(), 0)));
-    await a.t.app.jobs.send('ingest.process-upload', { uploadId: up.id });
+    await a.t.jobs.send('ingest.process-upload', { uploadId: up.id });
     await stateReached(
       async () => (await uploadRow(a.t, up.id))?.status,
       (status) => status === 'processed',
@@ -485,7 +485,7 @@ describe('a server whose media tools cannot run', () => {
 
   it('still makes the clip an activity, playable as sent and marked "processing unavailable"', async () => {
     const up = await plantUpload(b, carolId, video('Garage', at(moment(), 0)));
-    expect(await b.t.app.activities.processUpload(up.id)).toBe('created');
+    expect(await b.t.modules.activities.processUpload(up.id)).toBe('created');
     expect(await uploadRow(b.t, up.id)).toMatchObject({ status: 'processed' });
     expect(await b.storage.exists(up.storageKey)).toBe(false);
 

@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { ActivityCreatedEvent } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
-import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
-import { UnreadableClipError } from '../media/ffmpeg.js';
-import { UnreadableImageError } from '../media/images.js';
-import { uploadCameraName, type UploadCameras } from './activities.cameras.js';
-import { GROUPING_WINDOW_MS, joinedActivity, newActivity } from './activities.grouping.js';
-import { MissingUploadError, type ActivityMedia, type PreparedMedia } from './activities.media.js';
+import { normalizeCameraName } from '../cameras/cameras.module.js';
+import type { UploadCameras } from '../cameras/camera-arrivals.js';
+import { GROUPING_WINDOW_MS } from './activities.grouping.js';
+import type { ActivityMedia } from './activities.media.js';
 import type { ActivityRenderer } from './activities.render.js';
-import type { ActivitiesRepository, ActivityRow, UploadOwner, UploadRow } from './activities.repository.js';
-import { createUploadRounds, type RoundItem } from './activities.rounds.js';
+import type { ActivitiesRepository, UploadOwner, UploadRow } from './activities.repository.js';
+import { createUploadRounds, type RoundItem, type UploadOutcome } from './activities.rounds.js';
 
 export { GROUPING_WINDOW_MS };
+export type { UploadOutcome };
 /** Snapshots a round takes at most (a larger round waits longer for its slowest thumbnail). */
 export const MAX_ROUND = 32;
 /** `ingest.process-upload` jobs claimed at once: a round's worth running and the next one gathering. */
@@ -25,16 +23,6 @@ const MAX_ROUND_TRIES = 3;
 export const HOLD_MS = 24 * 3_600_000;
 /** Regroupings a run tolerates when other instances keep changing the camera's latest activity. */
 const MAX_PLANS = 3;
-
-/** What became of an upload; the job's log line and the tests read it. */
-export type UploadOutcome =
-  | 'created' // a new activity
-  | 'joined' // added to the camera's activity of the last 10 s
-  | 'dropped' // private mode: deleted unprocessed, counted
-  | 'held' // no free events: kept 24 h for a subscription
-  | 'failed' // the file is not readable media
-  | 'done' // already processed by an earlier run (retried or duplicated job)
-  | 'gone'; // the upload or its user no longer exists
 
 export interface UploadProcessorDeps {
   repo: ActivitiesRepository;
@@ -120,114 +108,40 @@ function createLimiter(size: number) {
 
 const cameraKey = (userId: string, name: string) => `${userId}\n${name.toLowerCase()}`;
 
-const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-
 /**
- * `ingest.process-upload`: one stored camera file into an activity (issue "Camera event ingest",
- * "Processing"). At least once in, exactly once out: the upload row is locked and must still be pending when
- * its activity is written, in one transaction with the row's new status and the `activity.analyse` job, so a
- * retried or duplicated job never makes a second activity.
+ * `ingest.process-upload`: stored camera files into activities (issue "Camera event ingest", "Processing").
+ * This is the scheduling: jobs' uploads gather into rounds of snapshots, clips (and uploads of users limited
+ * to free events, or whose rounds kept failing) go alone, a camera is held by one piece of work at a time in
+ * this process. What becomes of the uploads is decided by the one rule in activities.rounds.ts, for a round and
+ * for an upload alone (a round of one). At least once in, exactly once out: the upload rows are locked and must
+ * still be pending when their activities are written, in one transaction with the rows' new status and the
+ * `activity.analyse` jobs, so a retried or duplicated job never makes a second activity.
  */
 export function createUploadProcessor(deps: UploadProcessorDeps) {
   const { repo, storage, log } = deps;
   const now = deps.now ?? (() => new Date());
   const alone = createLimiter(deps.aloneConcurrency ?? 2);
 
-  const mustHold = (owner: UploadOwner) =>
-    deps.billingEnabled && !owner.hasActiveSubscription && owner.remainingFreeEvents <= 0;
-
   async function deleteObject(key: string): Promise<void> {
     await storage.delete(key).catch((err: unknown) => log.error({ err, key }, 'could not delete an upload'));
   }
 
-  /** Private mode keeps nothing: the bytes go first, then the row says so and the day's counter counts it. */
-  async function drop(upload: UploadRow): Promise<UploadOutcome> {
-    await storage.delete(upload.storageKey);
-    const at = now();
-    await repo.transaction(async (q) => {
-      if (await q.finishUpload(upload.id, 'dropped', null, at))
-        await q.bumpCounter(upload.userId, utcDay(at), 'private_mode');
-    });
-    return 'dropped';
-  }
+  const rounds = createUploadRounds({
+    repo,
+    cameras: deps.cameras,
+    media: deps.media,
+    storage,
+    jobs: deps.jobs,
+    events: deps.events,
+    renderer: deps.renderer,
+    publish: deps.publish,
+    billingEnabled: deps.billingEnabled,
+    log,
+    now,
+    windowMs: GROUPING_WINDOW_MS,
+  });
 
-  async function hold(upload: UploadRow): Promise<UploadOutcome> {
-    const at = now();
-    await repo.transaction(async (q) => {
-      if (await q.finishUpload(upload.id, 'held', null, at))
-        await q.bumpCounter(upload.userId, utcDay(at), 'no_free_events');
-    });
-    return 'held';
-  }
-
-  async function fail(upload: UploadRow, err: Error): Promise<UploadOutcome> {
-    // Its bytes may be gone because another run of the same upload finished first.
-    if (!(await repo.finishUpload(upload.id, 'failed', null, now()))) return 'done';
-    log.warn({ uploadId: upload.id, reason: err.message }, 'camera upload is not readable media; dropped');
-    await deleteObject(upload.storageKey);
-    return 'failed';
-  }
-
-  type Commit = 'created' | 'joined' | 'held' | 'done' | 'replan';
-
-  /** The one transaction: upload locked and still pending, grouping checked again, activity written. */
-  function commit(
-    upload: UploadRow,
-    owner: UploadOwner,
-    cameraId: string,
-    planned: ActivityRow | undefined,
-    activityId: string,
-    media: PreparedMedia,
-  ): Promise<Commit> {
-    return repo.transaction(async (q, tx): Promise<Commit> => {
-      const locked = await q.lockUpload(upload.id);
-      if (locked?.status !== 'pending') return 'done';
-      const camera = await q.lockCamera(owner.id, cameraId);
-      if (!camera) return 'replan';
-      const at = upload.receivedAt;
-      const current = await q.findJoinable(
-        owner.id,
-        camera.id,
-        at,
-        GROUPING_WINDOW_MS,
-        media.kind === 'video',
-      );
-      // Another instance changed the camera's latest activity since the plan: plan again.
-      if ((current?.id ?? null) !== (planned?.id ?? null)) return 'replan';
-      if (current) {
-        await q.updateActivity(current.id, joinedActivity(current, at, media));
-      } else {
-        // A free event is used per new activity, not per file; subscribers use none.
-        if (deps.billingEnabled && !owner.hasActiveSubscription && !(await q.takeFreeEvent(owner.id))) {
-          await q.finishUpload(upload.id, 'held', null, now());
-          await q.bumpCounter(owner.id, utcDay(now()), 'no_free_events');
-          return 'held';
-        }
-        const ephemeralUntil = owner.isAmnesiaModeEnabled
-          ? new Date(now().getTime() + EPHEMERAL_ACTIVITY_HOURS * 3_600_000)
-          : null;
-        await q.insertActivity(newActivity(activityId, owner.id, camera, at, media, ephemeralUntil));
-      }
-      await q.finishUpload(upload.id, 'processed', activityId, now());
-      await deps.jobs.send('activity.analyse', { activityId }, { tx });
-      return current ? 'joined' : 'created';
-    });
-  }
-
-  async function announce(userId: string, activityId: string, stored?: ActivityRow): Promise<void> {
-    await deps.events.emit('activity.created', { userId, activityId });
-    const row = stored ?? (await repo.findById(activityId));
-    if (!row) return;
-    const activity = await deps.renderer.render(row);
-    await deps.publish(userId, {
-      activity_uuid: activity.activity_uuid,
-      camera_name: activity.camera_name,
-      date_time_utc: activity.date_time_utc,
-      description: activity.activity_description,
-      thumbnail_image_url: activity.thumbnail_image_url,
-    });
-  }
-
+  /** One upload alone, a round of one, planned again while other instances change its camera's activities. */
   async function processForCamera(
     queued: UploadRow,
     owner: UploadOwner,
@@ -237,59 +151,16 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
     const upload = await repo.findUpload(queued.id);
     if (!upload) return 'gone';
     if (upload.status !== 'pending') return 'done';
-    // Rules first: in private mode nothing about the event is kept, not even the camera's last activity.
-    const existing = await deps.cameras.find(owner.id, name);
-    if (owner.isGlobalPrivacyModeEnabled || existing?.isPrivateModeEnabled) return drop(upload);
-    const camera = await deps.cameras.arrived(owner.id, name, existing, upload.receivedAt);
-
     for (let plan = 1; ; plan++) {
-      const target = await repo.findJoinable(
-        owner.id,
-        camera.id,
-        upload.receivedAt,
-        GROUPING_WINDOW_MS,
-        upload.mediaKind === 'video',
-      );
-      if (!target && mustHold(owner)) return hold(upload);
-      const activityId = target?.id ?? randomUUID();
-      let media: PreparedMedia;
-      try {
-        media = await deps.media.prepare(upload, activityId, !target?.thumbnailKey);
-      } catch (err) {
-        if (
-          err instanceof UnreadableClipError ||
-          err instanceof UnreadableImageError ||
-          err instanceof MissingUploadError
-        )
-          return fail(upload, err);
-        throw err;
-      }
-      const outcome = await commit(upload, owner, camera.id, target, activityId, media).catch(
-        async (err: unknown) => {
-          await deps.media.discard(media.keys);
-          throw err;
-        },
-      );
-      if (outcome === 'replan' || outcome === 'held' || outcome === 'done') {
-        await deps.media.discard(media.keys);
-        if (outcome !== 'replan') return outcome;
-        if (plan >= MAX_PLANS) throw new Error(`upload ${upload.id}: the camera's activities kept changing`);
-        continue;
-      }
-      // The activity holds its own copy of the file now.
-      await deleteObject(upload.storageKey);
-      if (outcome === 'created') await announce(owner.id, activityId);
-      log.info(
-        { uploadId: upload.id, activityId, outcome, kind: media.kind, transcoded: media.transcoded },
-        'camera upload processed',
-      );
-      return outcome;
+      const outcome = (await rounds.run([{ upload, owner, name }])).get(upload.id);
+      if (outcome !== undefined && outcome !== 'again') return outcome;
+      if (plan >= MAX_PLANS) throw new Error(`upload ${upload.id}: the camera's activities kept changing`);
     }
   }
 
   /** One upload by itself (clips, uploads of users limited to free events, rounds that kept failing). */
   async function processAlone(upload: UploadRow, owner: UploadOwner): Promise<UploadOutcome> {
-    const name = uploadCameraName(upload.cameraName);
+    const name = normalizeCameraName(upload.cameraName);
     return alone(async () => {
       // Files of one camera are grouped one at a time here; the transaction's camera lock does it across
       // instances, this only spares the regrouping work within one.
@@ -311,26 +182,6 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
     if (!owner) return 'gone';
     return processAlone(upload, owner);
   }
-
-  const rounds = createUploadRounds({
-    repo,
-    cameras: deps.cameras,
-    media: deps.media,
-    jobs: deps.jobs,
-    log,
-    now,
-    windowMs: GROUPING_WINDOW_MS,
-    drop: async (upload) => (await drop(upload), 'dropped'),
-    fail: async (upload, err) => ((await fail(upload, err)) === 'failed' ? 'failed' : 'done'),
-    async committed(files, created) {
-      // The activities hold their own copies of the files now.
-      await Promise.all(files.map((f) => deleteObject(f.upload.storageKey)));
-      for (const row of created)
-        await announce(row.userId, row.id, row).catch((err: unknown) =>
-          log.error({ err, activityId: row.id }, 'could not announce a new activity'),
-        );
-    },
-  });
 
   // Jobs' uploads gather here while a round runs and make the next round: under load a round takes many
   // uploads for the price of a few statements, and an upload that finds nothing running starts at once.
@@ -396,7 +247,7 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
           // holding up the round.
           settle(item, processAlone(row.upload, row.owner));
         else {
-          const name = uploadCameraName(row.upload.cameraName);
+          const name = normalizeCameraName(row.upload.cameraName);
           const key = cameraKey(row.owner.id, name);
           if (!held.has(key)) {
             const release = cameras.tryAcquire(key);
@@ -426,8 +277,8 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
 
   return {
     /**
-     * The `ingest.process-upload` handler. Snapshots are processed in rounds (see activities.rounds.ts), clips
-     * alone; errors other than unreadable media are thrown (retried).
+     * The `ingest.process-upload` handler. Snapshots are processed in rounds, clips alone (both by the rule in
+     * activities.rounds.ts); errors other than unreadable media are thrown (retried).
      */
     process(uploadId: string): Promise<UploadOutcome> {
       return new Promise<UploadOutcome>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { Activity } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
-import { createSignedUrlCache } from '../media/signed-urls.js';
+import { createSignedUrlCache } from '../media/media.module.js';
 import type { ActivityRow } from './activities.repository.js';
 
 export interface ActivityRendererDeps {

@@ -1,7 +1,16 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { activities, cameras, ingestCounters, uploads, users } from '../../platform/db/schema.js';
-import type { CameraRow } from '../cameras/cameras.repository.js';
+import { activities, cameras, uploads, users } from '../../platform/db/schema.js';
+import {
+  countIngestEvent,
+  deleteUploadRows,
+  finishPendingUpload,
+  markUploadsProcessed,
+  releaseHeldUploads,
+  type IngestCounterReason,
+  type UploadRow,
+} from '../ingest/ingest.module.js';
+import { spendFreeEvent } from '../users/users.module.js';
 
 export type ActivityRow = typeof activities.$inferSelect;
 export type NewActivity = typeof activities.$inferInsert;
@@ -20,8 +29,8 @@ export type ActivityPatch = Partial<
     | 'durationSeconds'
   >
 >;
-export type UploadRow = typeof uploads.$inferSelect;
-export type CounterReason = (typeof ingestCounters.$inferInsert)['reason'];
+/** The ingest's row (`uploads` is its table), as the processing reads it. */
+export type { UploadRow };
 
 /** What processing needs to know about the owner of an upload. */
 export interface UploadOwner {
@@ -71,6 +80,13 @@ function toOwner(row: {
   };
 }
 
+/** A camera as a round's transaction locked it: what a new activity copies of it. */
+export interface LockedCamera {
+  id: string;
+  name: string;
+  siteId: string | null;
+}
+
 /** The statements processing runs, on the pool or inside one transaction. */
 function processingQueries(db: Db) {
   return {
@@ -89,16 +105,20 @@ function processingQueries(db: Db) {
       return new Set(rows.filter((r) => r.status === 'pending').map((r) => r.id));
     },
 
-    /** Cameras of a round, locked in id order (so two rounds never wait for each other in a circle). */
-    async lockCameras(cameraIds: string[]): Promise<Set<string>> {
-      if (cameraIds.length === 0) return new Set();
+    /**
+     * Cameras of a round, locked in id order (so two rounds never wait for each other in a circle): files of
+     * one camera are grouped one at a time, also across server instances. Answers each camera's current name
+     * and property by id (a camera missing is gone).
+     */
+    async lockCameras(cameraIds: string[]): Promise<Map<string, LockedCamera>> {
+      if (cameraIds.length === 0) return new Map();
       const rows = await db
-        .select({ id: cameras.id })
+        .select({ id: cameras.id, name: cameras.name, siteId: cameras.siteId })
         .from(cameras)
         .where(inArray(cameras.id, cameraIds))
         .orderBy(asc(cameras.id))
         .for('update');
-      return new Set(rows.map((r) => r.id));
+      return new Map(rows.map((r) => [r.id, r]));
     },
 
     /**
@@ -147,130 +167,59 @@ function processingQueries(db: Db) {
         .where(eq(activities.id, activityId));
     },
 
-    /** Marks a round's pending uploads processed into their activities, in one statement; answers their ids. */
+    /**
+     * Marks a round's pending uploads processed into their activities, in one statement (the ingest's, whose
+     * table `uploads` is, on this `db`); answers their ids.
+     */
     async finishUploadsProcessed(
       done: { uploadId: string; activityId: string }[],
       at: Date,
     ): Promise<string[]> {
-      if (done.length === 0) return [];
-      const pairs = sql.join(
-        done.map((d) => sql`(${d.uploadId}::uuid, ${d.activityId}::uuid)`),
-        sql`, `,
-      );
-      const rows = await db
-        .update(uploads)
-        .set({ status: 'processed', activityId: sql`v.activity_id`, processedAt: at })
-        .from(sql`(values ${pairs}) as v(upload_id, activity_id)`)
-        .where(and(sql`${uploads.id} = v.upload_id`, eq(uploads.status, 'pending')))
-        .returning({ id: uploads.id });
-      return rows.map((r) => r.id);
-    },
-
-    /** The upload, locked until the transaction ends: a duplicated job waits here, then sees it is done. */
-    async lockUpload(uploadId: string): Promise<UploadRow | undefined> {
-      const [row] = await db.select().from(uploads).where(eq(uploads.id, uploadId)).for('update').limit(1);
-      return row;
+      return markUploadsProcessed(db, done, at);
     },
 
     /**
-     * The camera's current name and property, locked: files of one camera are grouped one at a time, also
-     * across server instances, so two files within 10 s never start two activities.
+     * Moves a pending upload on (the ingest's statement, on this `db`); false when it was no longer pending
+     * (another run got there first).
      */
-    async lockCamera(userId: string, cameraId: string) {
-      const [row] = await db
-        .select({ id: cameras.id, name: cameras.name, siteId: cameras.siteId })
-        .from(cameras)
-        .where(and(eq(cameras.userId, userId), eq(cameras.id, cameraId)))
-        .for('update')
-        .limit(1);
-      return row;
-    },
-
-    /**
-     * The activity of the camera a file at `at` belongs to: one whose files span to within `windowMs` of it
-     * (files may be processed out of order, so both sides count). A clip joins only an activity without one.
-     */
-    async findJoinable(
-      userId: string,
-      cameraId: string,
-      at: Date,
-      windowMs: number,
-      forClip: boolean,
-    ): Promise<ActivityRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(activities)
-        .where(
-          and(
-            eq(activities.userId, userId),
-            eq(activities.cameraId, cameraId),
-            lte(activities.occurredAt, new Date(at.getTime() + windowMs)),
-            gte(activities.lastFileAt, new Date(at.getTime() - windowMs)),
-            forClip ? isNull(activities.videoKey) : undefined,
-          ),
-        )
-        .orderBy(desc(activities.occurredAt))
-        .limit(1);
-      return row;
-    },
-
-    async insertActivity(values: NewActivity): Promise<void> {
-      await db.insert(activities).values(values);
-    },
-
-    async updateActivity(activityId: string, patch: ActivityPatch): Promise<void> {
-      await db.update(activities).set(patch).where(eq(activities.id, activityId));
-    },
-
-    /** Moves a pending upload on; false when it was no longer pending (another run got there first). */
     async finishUpload(
       uploadId: string,
       status: 'processed' | 'dropped' | 'held' | 'failed',
       activityId: string | null,
       at: Date,
     ): Promise<boolean> {
-      const rows = await db
-        .update(uploads)
-        .set({ status, activityId, processedAt: at })
-        .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'pending')))
-        .returning({ id: uploads.id });
-      return rows.length > 0;
+      return finishPendingUpload(db, uploadId, status, activityId, at);
     },
 
-    /** Uses one free event; false when none is left (checked and taken in one statement). */
+    /**
+     * Uses one free event; false when none is left (checked and taken in one statement, the users module's,
+     * on this `db`).
+     */
     async takeFreeEvent(userId: string): Promise<boolean> {
-      const rows = await db
-        .update(users)
-        .set({ remainingFreeEvents: sql`${users.remainingFreeEvents} - 1` })
-        .where(and(eq(users.id, userId), sql`${users.remainingFreeEvents} > 0`))
-        .returning({ id: users.id });
-      return rows.length > 0;
+      return spendFreeEvent(db, userId);
     },
 
-    /** Puts the user's held uploads received since `since` back to pending; answers their ids. */
+    /**
+     * Puts the user's held uploads received since `since` back to pending (the ingest's statement, on this
+     * `db`); answers their ids.
+     */
     async unholdUploads(userId: string, since: Date): Promise<string[]> {
-      const rows = await db
-        .update(uploads)
-        .set({ status: 'pending', processedAt: null })
-        .where(and(eq(uploads.userId, userId), eq(uploads.status, 'held'), gte(uploads.receivedAt, since)))
-        .returning({ id: uploads.id });
-      return rows.map((r) => r.id);
+      return releaseHeldUploads(db, userId, since);
     },
 
-    async bumpCounter(userId: string, day: string, reason: CounterReason): Promise<void> {
-      await db
-        .insert(ingestCounters)
-        .values({ userId, day, reason, count: 1 })
-        .onConflictDoUpdate({
-          target: [ingestCounters.userId, ingestCounters.day, ingestCounters.reason],
-          set: { count: sql`${ingestCounters.count} + 1` },
-        });
+    /** The day's counter of a dropped or held upload, with the ingest's statement (its table), on this `db`. */
+    async bumpCounter(userId: string, day: string, reason: IngestCounterReason): Promise<void> {
+      await countIngestEvent(db, userId, day, reason);
     },
   };
 }
 export type ProcessingQueries = ReturnType<typeof processingQueries>;
 
-/** Activities' and uploads' SQL. Every query a user's call reaches is scoped by that user. */
+/**
+ * Activities' SQL, and the processing's reads of uploads (their writes are the ingest's statements, their
+ * free events the users module's, run here on the same `db`). Every query a user's call reaches is scoped by
+ * that user.
+ */
 export function createActivitiesRepository(db: Db) {
   const bySubject = (subject: string) =>
     sql`${activities.userId} = (select ${users.id} from ${users} where ${users.authSubject} = ${subject})`;
@@ -304,60 +253,6 @@ export function createActivitiesRepository(db: Db) {
         .leftJoin(users, eq(users.id, uploads.userId))
         .where(inArray(uploads.id, uploadIds));
       return rows.map((r) => ({ upload: r.upload, owner: r.owner ? toOwner(r.owner) : undefined }));
-    },
-
-    /**
-     * The cameras of these (user, name) pairs, names compared ignoring case as the unique index does, removed
-     * or not: one statement; answered in the order asked (undefined where the user has no such camera).
-     */
-    async camerasNamed(names: { userId: string; name: string }[]): Promise<(CameraRow | undefined)[]> {
-      if (names.length === 0) return [];
-      const asked = sql.join(
-        names.map((n, i) => sql`(${i}::int, ${n.userId}::uuid, ${n.name}::text)`),
-        sql`, `,
-      );
-      const rows = await db
-        .select({ camera: cameras, asked: sql<number>`v.i` })
-        .from(cameras)
-        .innerJoin(
-          sql`(values ${asked}) as v(i, user_id, name)`,
-          sql`${cameras.userId} = v.user_id and lower(${cameras.name}) = lower(v.name)`,
-        );
-      const found: (CameraRow | undefined)[] = names.map(() => undefined);
-      for (const r of rows) found[Number(r.asked)] = r.camera;
-      return found;
-    },
-
-    /**
-     * Registers cameras of a round in one statement; answers those inserted. A name another instance
-     * registered meanwhile is skipped by the unique lower(name) index (the caller finds its row again).
-     */
-    async registerCameras(values: { userId: string; name: string; at: Date }[]): Promise<CameraRow[]> {
-      if (values.length === 0) return [];
-      return db
-        .insert(cameras)
-        .values(values.map((v) => ({ userId: v.userId, name: v.name, lastActivityAt: v.at })))
-        .onConflictDoNothing()
-        .returning();
-    },
-
-    /** Known cameras of a round come back if removed and their last activity moves on: one statement. */
-    async stampCameras(values: { cameraId: string; at: Date }[]): Promise<CameraRow[]> {
-      if (values.length === 0) return [];
-      const stamps = sql.join(
-        values.map((v) => sql`(${v.cameraId}::uuid, ${v.at.toISOString()}::timestamptz)`),
-        sql`, `,
-      );
-      return db
-        .update(cameras)
-        .set({
-          removedAt: null,
-          lastActivityAt: sql`greatest(${cameras.lastActivityAt}, v.at)`,
-          updatedAt: sql`now()`,
-        })
-        .from(sql`(values ${stamps}) as v(camera_id, at)`)
-        .where(sql`${cameras.id} = v.camera_id`)
-        .returning();
     },
 
     async findUserIdBySubject(subject: string): Promise<string | undefined> {
@@ -407,6 +302,15 @@ export function createActivitiesRepository(db: Db) {
         .where(and(bySubject(subject), eq(activities.id, activityId)))
         .limit(1);
       return row;
+    },
+
+    /** The user's activities of these ids that exist, in no particular order. */
+    async findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> {
+      if (activityIds.length === 0) return [];
+      return db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), inArray(activities.id, activityIds)));
     },
 
     async findById(activityId: string): Promise<ActivityRow | undefined> {
@@ -462,20 +366,12 @@ export function createActivitiesRepository(db: Db) {
     },
 
     /**
-     * Deletes upload rows (only those still in `onlyStatus`, when given) and answers the deleted ones, whose
-     * bytes the caller then removes: a row is never left pointing at bytes already gone.
+     * Deletes upload rows (only those still in `onlyStatus`, when given; the ingest's statement) and answers
+     * the deleted ones, whose bytes the caller then removes: a row is never left pointing at bytes already
+     * gone.
      */
     async deleteUploads(ids: string[], onlyStatus?: UploadRow['status']): Promise<UploadRow[]> {
-      if (ids.length === 0) return [];
-      return db
-        .delete(uploads)
-        .where(
-          and(
-            inArray(uploads.id, ids),
-            onlyStatus === undefined ? undefined : eq(uploads.status, onlyStatus),
-          ),
-        )
-        .returning();
+      return deleteUploadRows(db, ids, onlyStatus);
     },
 
     /** A renamed camera's activities show its new name. */

@@ -300,7 +300,7 @@ describe('retention', () => {
       contentType: 'image/jpeg',
       at: minutesAgo(60),
     });
-    await a.t.app.jobs.send('activities.retention', {});
+    await a.t.jobs.send('activities.retention', {});
     await stateReached(
       async () => (await activitiesOf(a.t, aliceId)).some((r) => r.id === old),
       (present) => !present,

@@ -31,8 +31,8 @@ export async function startActivitiesApp(
   const signer = createMediaSigner(TEST_MEDIA_SECRET, t.deps.config.PUBLIC_URL);
   const storage = createFsStorage({ root: join(t.deps.config.DATA_DIR, 'media'), signUrl: signer.url });
   const events: ActivitiesTestApp['events'] = { created: [], camerasChanged: [] };
-  t.deps.events!.on('activity.created', (e) => void events.created.push(e));
-  t.deps.events!.on('cameras.changed', (e) => void events.camerasChanged.push(e));
+  t.deps.events.on('activity.created', (e) => void events.created.push(e));
+  t.deps.events.on('cameras.changed', (e) => void events.camerasChanged.push(e));
   return { t, storage, events };
 }
 

@@ -1,32 +1,8 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lte,
-  ne,
-  notInArray,
-  or,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import {
-  activities,
-  activityFaces,
-  cameras,
-  memories,
-  sites,
-  users,
-  type RecognisedMemory,
-} from '../../platform/db/schema.js';
+import { activities, activityFaces, cameras, memories, sites, users } from '../../platform/db/schema.js';
+import type { ActivityFaceRow } from '../activities/activities.findings.repository.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-
-export type ActivityFaceRow = typeof activityFaces.$inferSelect;
 
 /** The camera's settings that decide what the AI may do with its events. */
 export interface CameraContext {
@@ -57,18 +33,13 @@ export interface AnalysisContext {
   siteName: string | null;
 }
 
-/** Where an activity's alert stands after `claimAlert`. */
-export type AlertClaim =
-  | { kind: 'new'; messageId: string }
-  | { kind: 'joined'; messageId: string; rootActivityId: string }
-  | { kind: 'existing'; messageId: string };
-
 const live = (now: Date) => or(isNull(memories.expiresAt), gt(memories.expiresAt, now));
 
 /**
  * The activity with its camera and owner; undefined when the activity is gone (deleted, purged). The alert,
  * its corrections and its richer sentence read it, and so does the analysis before them:
- * analysis.repository.ts takes it from here, as analysis depends on alerts and never the other way round.
+ * analysis.repository.ts takes it through alerts.module.ts, as analysis depends on alerts and never the
+ * other way round.
  */
 export async function loadAnalysisContext(db: Db, activityId: string): Promise<AnalysisContext | undefined> {
   const [row] = await db
@@ -110,60 +81,14 @@ export async function loadAnalysisContext(db: Db, activityId: string): Promise<A
 }
 
 /**
- * The alerts' SQL: which alert an activity belongs to and its activities, the recognition and sentences
- * corrections and the language model rewrite, the faces corrections teach from, memories by id and name, and
- * amnesia's purge.
+ * The alerts' reads: an activity with its camera and owner, an alert's activities, the faces corrections teach from, memories by id and name, and
+ * what amnesia's purge is due. What the alerts write on an activity (its alert, the corrections' names, the
+ * richer sentence) goes through the activities module, the owner of `activities` and `activity_faces`.
  */
 export function createAlertsRepository(db: Db) {
   return {
     /** The activity with its camera and owner (see `loadAnalysisContext`). */
     loadContext: (activityId: string) => loadAnalysisContext(db, activityId),
-
-    /**
-     * Decides, one camera at a time (a transaction-scoped advisory lock), which alert an activity belongs to:
-     * the one it already has, the alert of this camera whose first activity is within `windowMs`, or a new
-     * one with `newMessageId`. Recorded before any message is sent, so a retried job never alerts twice.
-     */
-    async claimAlert(
-      activity: Pick<ActivityRow, 'id' | 'cameraId' | 'occurredAt'>,
-      windowMs: number,
-      newMessageId: string,
-    ): Promise<AlertClaim> {
-      return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${activity.cameraId}))`);
-        const [current] = await tx
-          .select({ alertMessageId: activities.alertMessageId })
-          .from(activities)
-          .where(eq(activities.id, activity.id));
-        if (current?.alertMessageId) return { kind: 'existing', messageId: current.alertMessageId };
-        const [root] = await tx
-          .select({ id: activities.id, alertMessageId: activities.alertMessageId })
-          .from(activities)
-          .where(
-            and(
-              eq(activities.cameraId, activity.cameraId),
-              ne(activities.id, activity.id),
-              isNotNull(activities.alertMessageId),
-              eq(activities.coalescedActivityId, activities.id),
-              gte(activities.occurredAt, new Date(activity.occurredAt.getTime() - windowMs)),
-              lte(activities.occurredAt, new Date(activity.occurredAt.getTime() + windowMs)),
-            ),
-          )
-          .orderBy(desc(activities.occurredAt))
-          .limit(1);
-        const claim: AlertClaim = root?.alertMessageId
-          ? { kind: 'joined', messageId: root.alertMessageId, rootActivityId: root.id }
-          : { kind: 'new', messageId: newMessageId };
-        await tx
-          .update(activities)
-          .set({
-            alertMessageId: claim.messageId,
-            coalescedActivityId: claim.kind === 'joined' ? claim.rootActivityId : activity.id,
-          })
-          .where(eq(activities.id, activity.id));
-        return claim;
-      });
-    },
 
     /** The activities one alert message is about, first to last. */
     async alertActivities(userId: string, messageId: string): Promise<ActivityRow[]> {
@@ -197,37 +122,6 @@ export function createAlertsRepository(db: Db) {
         .from(activityFaces)
         .where(and(eq(activityFaces.userId, userId), eq(activityFaces.activityId, activityId)))
         .orderBy(asc(activityFaces.createdAt), asc(activityFaces.id));
-    },
-
-    /** Names a face (distance 0: the user confirmed it, so it is one of the memory's examples now). */
-    async setFaceMemory(
-      userId: string,
-      faceId: string,
-      memoryId: string | null,
-      distance: number | null,
-    ): Promise<void> {
-      await db
-        .update(activityFaces)
-        .set({ memoryId, distance })
-        .where(and(eq(activityFaces.userId, userId), eq(activityFaces.id, faceId)));
-    },
-
-    async updateRecognition(
-      userId: string,
-      activityId: string,
-      values: { recognised: RecognisedMemory[]; description: string; descriptionLocalized: string | null },
-    ): Promise<void> {
-      await db
-        .update(activities)
-        .set(values)
-        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)));
-    },
-
-    async updateDescriptions(
-      activityId: string,
-      values: { description: string; descriptionLocalized: string | null },
-    ): Promise<void> {
-      await db.update(activities).set(values).where(eq(activities.id, activityId));
     },
 
     /** A live memory of the user, any category. */

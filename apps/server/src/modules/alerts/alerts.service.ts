@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
+import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { AlertsRepository, AnalysisContext } from './alerts.repository.js';
 import {
@@ -23,6 +24,8 @@ export interface ActivityAlertNotification {
 
 export interface AlertsServiceDeps {
   repo: AlertsRepository;
+  /** Records which alert an activity belongs to (the activities module owns the activity's row). */
+  activities: Pick<ActivitiesApi, 'claimAlert'>;
   chat: {
     postAgentMessage(userId: string, message: AgentMessageInput): Promise<ChatMessage>;
     updateAgentMessage(
@@ -114,7 +117,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         return;
       }
       const started = performance.now();
-      const claim = await repo.claimAlert(activity, windowMs, randomUUID());
+      const claim = await deps.activities.claimAlert(activity, windowMs, randomUUID());
       if (claim.kind === 'new') {
         const outcome = await post(user.id, claim.messageId);
         if (outcome === 'posted') await push(ctx, activity);

@@ -1,13 +1,13 @@
 import { endpoints } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersApi } from '../users/users.module.js';
 import type { CorrectionsService } from './corrections.service.js';
 
 /** Recognition on an activity and the corrections that teach it. */
 export function registerCorrectionRoutes(
   app: FastifyInstance,
-  deps: { corrections: CorrectionsService; users: Pick<UsersService, 'getProfile'>; guards: AccessGuards },
+  deps: { corrections: CorrectionsService; users: Pick<UsersApi, 'getProfile'>; guards: AccessGuards },
 ): void {
   const { corrections, users, guards } = deps;
   const userIdOf = async (subject: string) => (await users.getProfile(subject)).user_uuid;

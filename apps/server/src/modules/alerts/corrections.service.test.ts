@@ -188,7 +188,7 @@ describe('corrections by chat', () => {
     expect(await ai.corrections.applyChatCorrection(who.userId, alert.message_uuid, 'who was it?')).toEqual({
       handled: false,
     });
-    const notAnAlert = await t.app.chat.postAgentMessage(who.userId, { text: 'Hello' });
+    const notAnAlert = await t.modules.chat.postAgentMessage(who.userId, { text: 'Hello' });
     expect(
       await ai.corrections.applyChatCorrection(who.userId, notAnAlert.message_uuid, "that's Rose"),
     ).toEqual({

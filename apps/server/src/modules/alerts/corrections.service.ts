@@ -1,13 +1,17 @@
 import type { ActivityCorrectionResult, ActivityRecognition } from '@homesitter/contract';
 import type { RecognisedMemory } from '../../platform/db/schema.js';
+import type { ActivityFaceRow } from '../activities/activities.findings.repository.js';
+import type { ActivitiesApi } from '../activities/activities.module.js';
 import { describe } from '../language/stored-descriptions.js';
-import type { ActivityFaceRow, AlertsRepository } from './alerts.repository.js';
+import type { AlertsRepository } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import { parseChatCorrection } from './chat-correction.js';
 import { correctionErrors } from './corrections.errors.js';
 
 export interface CorrectionsServiceDeps {
   repo: AlertsRepository;
+  /** Writes a correction on the activity and its faces (the activities module owns them). */
+  activities: Pick<ActivitiesApi, 'setFaceMemory' | 'updateRecognition'>;
   /** Adds a face to a person memory's examples; `negative` marks one that is not them. */
   faceExamples: {
     addCorrection(
@@ -109,7 +113,7 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
           negative: false,
           activityId,
         });
-        await repo.setFaceMemory(userId, face.id, memoryId, 0);
+        await deps.activities.setFaceMemory(userId, face.id, memoryId, 0);
         learned += 1;
       }
       const name = memory.name?.trim() || activity.recognised.find((r) => r.memory_uuid === memoryId)?.name;
@@ -120,7 +124,7 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
           negative: true,
           activityId,
         });
-        await repo.setFaceMemory(userId, face.id, null, null);
+        await deps.activities.setFaceMemory(userId, face.id, null, null);
         learned += 1;
       }
     }
@@ -138,7 +142,7 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
       },
       ctx.user.preferredLanguage,
     );
-    await repo.updateRecognition(userId, activityId, { recognised, ...descriptions });
+    await deps.activities.updateRecognition(userId, activityId, { recognised, ...descriptions });
     if (options.refreshAlert && activity.alertMessageId)
       await deps.alerts.refresh(userId, activity.alertMessageId);
     return {
@@ -202,10 +206,3 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
   };
 }
 export type CorrectionsService = ReturnType<typeof createCorrectionsService>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Corrections, for in-process callers (the assistant's replies to alerts, tests). */
-    corrections: CorrectionsService;
-  }
-}

@@ -56,6 +56,7 @@ describe('a richer sentence from the language model, after the alert', () => {
     const asked: RicherDescriptionInput[] = [];
     const richer = createRicherDescriptions({
       repo: ai.repo,
+      activities: ai.activities,
       describer: {
         describe: async (input) => {
           asked.push(input);
@@ -88,6 +89,7 @@ describe('a richer sentence from the language model, after the alert', () => {
     const before = await alert();
     const richer = createRicherDescriptions({
       repo: ai.repo,
+      activities: ai.activities,
       describer: { describe: async () => undefined },
       image: async () => undefined,
       alerts: ai.alerts,

@@ -1,5 +1,6 @@
 import { imageDataUrl } from '../../adapters/llm/llm.js';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
+import type { ActivitiesApi } from '../activities/activities.module.js';
 import { factsOf, localisedLanguage } from '../language/stored-descriptions.js';
 import type { AlertsRepository, AnalysisContext } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
@@ -12,7 +13,9 @@ import type { LlmDescriber } from './llm-sentence.js';
  * A slow, failing or doubtful answer leaves the composer's sentence in place (llm-sentence.ts decides).
  */
 export interface RicherDescriptionsDeps {
-  repo: Pick<AlertsRepository, 'loadContext' | 'memoryNotes' | 'updateDescriptions'>;
+  repo: Pick<AlertsRepository, 'loadContext' | 'memoryNotes'>;
+  /** Stores the richer sentence on the activity (the activities module owns it). */
+  activities: Pick<ActivitiesApi, 'updateDescriptions'>;
   describer: Pick<LlmDescriber, 'describe'>;
   /** The activity's picture (its poster or thumbnail), for models that look at images. */
   image(ctx: AnalysisContext): Promise<{ bytes: Buffer; contentType: string } | undefined>;
@@ -75,7 +78,7 @@ export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
         ),
       });
       if (!richer) return;
-      await repo.updateDescriptions(activity.id, richer);
+      await deps.activities.updateDescriptions(activity.id, richer);
       await deps.alerts.refresh(user.id, messageId);
     },
   };

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Logger } from '../../platform/logger.js';
-import { MediaToolMissingError, UnreadableClipError } from '../media/ffmpeg.js';
+import { MediaToolMissingError, UnreadableClipError } from '../media/media.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { ActivityFrames } from './analysis.service.js';
 

@@ -63,10 +63,10 @@ async function alertFromUpload(who: AiTestUser) {
     headers: { ...who.auth, ...photo.headers },
   });
   expect(added.statusCode, added.body).toBe(201);
-  await t.app.faceEmbeddings.idle();
+  await t.modules.recognition.idle();
 
   // The jobs run in the background: the alert is waited for as the user's apps get it.
-  const published = recordCalls(t.app.realtime, 'publish');
+  const published = recordCalls(t.modules.realtime, 'publish');
   const login = (await call(t, who, 'GET', '/api/users/camera-email-credentials')).json<{
     data: { username: string; password: string };
   }>().data;
@@ -90,9 +90,9 @@ async function alertFromUpload(who: AiTestUser) {
 describe('from a camera upload to an alert', () => {
   it('alerts with the recognised person, the clip attachment and a push', async () => {
     const who = await aiUser(t);
-    const notify = vi.spyOn(t.app.notifications, 'notify');
+    const notify = vi.spyOn(t.modules.notifications, 'notify');
     // The push follows the alert's post.
-    const pushed = recordCalls(t.app.notifications, 'notify');
+    const pushed = recordCalls(t.modules.notifications, 'notify');
     const { alert, activityId } = await alertFromUpload(who);
     await pushed.find((userId, n) => userId === who.userId && n.kind === 'activity_alert');
     pushed.stop();
@@ -206,7 +206,7 @@ describe('a chat reply to an alert', () => {
   it('"Not Rose" teaches the recogniser and the home sitter answers the reply', async () => {
     const who = await aiUser(t);
     const { alert, activityId } = await alertFromUpload(who);
-    const published = recordCalls(t.app.realtime, 'publish');
+    const published = recordCalls(t.modules.realtime, 'publish');
     const sent = await call(t, who, 'POST', '/api/users/messages', {
       text: 'Not Rose',
       reply_to_message_uuid: alert.message_uuid,

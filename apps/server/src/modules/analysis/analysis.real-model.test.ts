@@ -52,7 +52,7 @@ describeWithFixtures(
           headers: { ...who.auth, ...photo.headers },
         });
         expect(added.statusCode, added.body).toBe(201);
-        await t.app.faceEmbeddings.idle();
+        await t.modules.recognition.idle();
 
         const frame = await sharp(requireFixture('person-obama-1.jpg'))
           .resize(1280, 720, { fit: 'contain', background: '#202428' })
@@ -66,7 +66,7 @@ describeWithFixtures(
         body.append('file', new Blob([new Uint8Array(frame)]), 'snap.jpg');
         const auth = `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`;
         // The jobs run in the background: the alert is waited for as the user's apps get it.
-        const published = recordCalls(t.app.realtime, 'publish');
+        const published = recordCalls(t.modules.realtime, 'publish');
         const uploaded = await fetch(`${base}/api/ingest/events`, {
           method: 'POST',
           body,

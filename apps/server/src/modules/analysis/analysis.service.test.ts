@@ -320,7 +320,7 @@ describe('reruns', () => {
     const a = await activity('rose');
     await ai.analysis.analyseActivity(a.id);
     const [alert] = await history(who);
-    await t.app.chat.deleteAgentMessage(who.userId, alert!.message_uuid);
+    await t.modules.chat.deleteAgentMessage(who.userId, alert!.message_uuid);
     await ai.analysis.analyseActivity(a.id);
     const again = await history(who);
     expect(again.map((m) => m.message_uuid)).toEqual([alert!.message_uuid]);
@@ -348,10 +348,10 @@ describe('amnesia mode', () => {
     const purge = (at: Date) =>
       createEphemeralPurge({
         repo: ai.repo,
-        chat: t.app.chat,
+        chat: t.modules.chat,
         alerts: ai.alerts,
         deleteActivity: async (userId, id) =>
-          void (await t.app.activities.deleteActivities([{ userId, id }])),
+          void (await t.modules.activities.deleteActivities([{ userId, id }])),
         log: createLogger('silent'),
         now: () => at,
       }).purgeDue();
@@ -372,9 +372,10 @@ describe('amnesia mode', () => {
 
     await createEphemeralPurge({
       repo: ai.repo,
-      chat: t.app.chat,
+      chat: t.modules.chat,
       alerts: ai.alerts,
-      deleteActivity: async (userId, id) => void (await t.app.activities.deleteActivities([{ userId, id }])),
+      deleteActivity: async (userId, id) =>
+        void (await t.modules.activities.deleteActivities([{ userId, id }])),
       log: createLogger('silent'),
       now: () => new Date(Date.now() + 24 * 3_600_000),
     }).purgeDue();

@@ -1,12 +1,12 @@
 import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
 import type { Logger } from '../../platform/logger.js';
-import { EPHEMERAL_ACTIVITY_HOURS } from '../../platform/db/schema.js';
+import { ephemeralUntil, type ActivitiesApi } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { AnalysisContext } from '../alerts/alerts.repository.js';
 import type { AlertsService } from '../alerts/alerts.service.js';
 import { describe } from '../language/stored-descriptions.js';
 import type { FaceExample } from '../recognition/face-match.js';
-import { recogniseActivity, type Recognition } from '../recognition/recognition.js';
+import { recogniseActivity, type Recognition } from '../recognition/recognition.module.js';
 import type { AnalysisRepository } from './analysis.repository.js';
 import { mergeFaces, mergeObjects } from './frames-merge.js';
 
@@ -17,6 +17,8 @@ export interface ActivityFrames {
 
 export interface AnalysisServiceDeps {
   repo: AnalysisRepository;
+  /** Writes the findings and amnesia's expiry on the activity (the activities module owns it). */
+  activities: Pick<ActivitiesApi, 'saveAnalysis' | 'markEphemeral'>;
   vision: Pick<VisionEngine, 'analyse'>;
   frames: ActivityFrames;
   recognition: Recognition;
@@ -108,7 +110,12 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     };
     const at = now();
     // In amnesia mode nothing new is kept: no faces, so nothing a correction could later learn from either.
-    await repo.saveAnalysis(activity, result, user.isAmnesiaModeEnabled ? null : outcome.faces, at);
+    await deps.activities.saveAnalysis(
+      activity,
+      result,
+      user.isAmnesiaModeEnabled ? null : outcome.faces,
+      at,
+    );
     log.debug(
       {
         activityId: activity.id,
@@ -134,9 +141,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         log.info({ activityId }, 'activity not analysed: private mode');
         return;
       }
-      if (user.isAmnesiaModeEnabled && !activity.ephemeralUntil) {
-        const until = new Date(now().getTime() + EPHEMERAL_ACTIVITY_HOURS * 3_600_000);
-        await repo.markEphemeral(activity.id, until);
+      const until = activity.ephemeralUntil ? null : ephemeralUntil(user, now());
+      if (until) {
+        await deps.activities.markEphemeral(activity.id, until);
         activity.ephemeralUntil = until;
       }
       const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);

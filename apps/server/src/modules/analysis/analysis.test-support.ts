@@ -169,32 +169,36 @@ export const fakeMedia = async (a: ActivityRow): Promise<ActivityMedia> => ({
 });
 
 /** The AI's services on the test app's database and chat, with fake eyes, a fake push and a spy on realtime. */
-const originalPublish = new WeakMap<object, TestApp['app']['realtime']['publish']>();
+const originalPublish = new WeakMap<object, TestApp['modules']['realtime']['publish']>();
 
 export function aiServices(t: TestApp, scenes: Record<string, Partial<VisionResult>>) {
-  // The alerts' repository, which corrections, richer sentences and amnesia's purge take too.
+  // The alerts' repository, which corrections, richer sentences and amnesia's purge take too; what they and
+  // the analysis write on activities goes through the app's activities module, their owner.
   const repo = createAlertsRepository(t.database.db);
+  const activityModule = t.modules.activities;
   const { vision, calls } = fakeVision(scenes);
   const faceExamples = fakeFaceExamples();
   const notified: { userId: string; notification: ActivityAlertNotification }[] = [];
   const published: { event: keyof RealtimeEvents; payload: unknown }[] = [];
   // The latest services of a test hear what goes out; the real hub still delivers it.
-  const original = originalPublish.get(t.app.realtime) ?? t.app.realtime.publish;
-  originalPublish.set(t.app.realtime, original);
-  t.app.realtime.publish = async (userId, event, payload) => {
+  const original = originalPublish.get(t.modules.realtime) ?? t.modules.realtime.publish;
+  originalPublish.set(t.modules.realtime, original);
+  t.modules.realtime.publish = async (userId, event, payload) => {
     published.push({ event, payload });
     return original(userId, event, payload);
   };
   const log = createLogger('silent');
   const alerts = createAlertsService({
     repo,
-    chat: t.app.chat,
+    activities: activityModule,
+    chat: t.modules.chat,
     notify: async (userId, notification) => void notified.push({ userId, notification }),
     media: fakeMedia,
     log,
   });
   const analysis = createAnalysisService({
     repo: createAnalysisRepository(t.database.db),
+    activities: activityModule,
     vision,
     frames: sceneFrames,
     recognition: recognitionRules,
@@ -202,8 +206,23 @@ export function aiServices(t: TestApp, scenes: Record<string, Partial<VisionResu
     alerts,
     log,
   });
-  const corrections = createCorrectionsService({ repo, faceExamples, alerts });
-  return { repo, analysis, alerts, corrections, faceExamples, visionCalls: calls, notified, published };
+  const corrections = createCorrectionsService({
+    repo,
+    activities: activityModule,
+    faceExamples,
+    alerts,
+  });
+  return {
+    repo,
+    activities: activityModule,
+    analysis,
+    alerts,
+    corrections,
+    faceExamples,
+    visionCalls: calls,
+    notified,
+    published,
+  };
 }
 
 export async function startAiApp(): Promise<TestApp> {

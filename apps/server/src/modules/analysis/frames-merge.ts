@@ -1,6 +1,6 @@
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { DetectedFace, VisionResult } from '../../adapters/vision/vision.js';
-import { faceDistance } from '../recognition/face-match.js';
+import { faceDistance } from '../recognition/recognition.module.js';
 
 /**
  * One activity is several frames (the snapshots, or 3–5 frames of a clip); what is stored is one answer for

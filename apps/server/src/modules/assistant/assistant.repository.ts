@@ -9,10 +9,9 @@ import {
   sites,
   users,
 } from '../../platform/db/schema.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
 import type { ObjectKind } from '../language/lexicon.js';
-
-export type ActivityRow = typeof activities.$inferSelect;
-export type MemoryRow = typeof memories.$inferSelect;
+import type { MemoryRow } from '../memories/memories.repository.js';
 
 /** The owner as the assistant needs them: how to speak to them and what it may keep. */
 export interface AssistantOwner {

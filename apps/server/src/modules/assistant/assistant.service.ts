@@ -10,7 +10,7 @@ import type { ChatMessage, MemoryCategory, MemoryExpiration, VideoAttachment } f
 import { LlmError, type Llm, type LlmMessage } from '../../adapters/llm/llm.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
-import { instantToExpiration } from '../memories/wall-time.js';
+import { instantToExpiration } from '../memories/memories.module.js';
 import { composeAnswer, pickCited, type FoundActivity } from '../language/answer.js';
 import { detectLanguage } from '../language/detect.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
@@ -23,7 +23,8 @@ import {
   rememberedReply,
   smalltalkReply,
 } from '../language/replies.js';
-import type { ActivityRow, AssistantRepository } from './assistant.repository.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { AssistantRepository } from './assistant.repository.js';
 import { systemPrompt } from './assistant.prompts.js';
 import {
   llmTools,

@@ -107,7 +107,7 @@ export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 6
 /** Posts a chat message and waits for the home sitter's answer to it (as the user's apps would get it). */
 export async function ask(t: TestApp, who: TestUser, text: string): Promise<ChatMessage> {
   // Recorded from before the message is sent: the answer may be pushed before the send's answer is read.
-  const published = recordCalls(t.app.realtime, 'publish');
+  const published = recordCalls(t.modules.realtime, 'publish');
   try {
     const sent = await call(t, who, 'POST', '/api/users/messages', { text });
     if (sent.statusCode !== 200 && sent.statusCode !== 201)

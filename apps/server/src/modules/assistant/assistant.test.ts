@@ -23,7 +23,7 @@ afterAll(() => t.close());
 
 /** What went out over realtime to one user, in order. */
 function recordRealtime() {
-  const spy = vi.spyOn(t.app.realtime, 'publish');
+  const spy = vi.spyOn(t.modules.realtime, 'publish');
   return {
     eventsFor(userId: string) {
       return spy.mock.calls
@@ -32,7 +32,7 @@ function recordRealtime() {
     },
   };
 }
-const pushes = () => vi.spyOn(t.app.notifications, 'notify');
+const pushes = () => vi.spyOn(t.modules.notifications, 'notify');
 
 const sentence = (
   at: Date,
@@ -99,8 +99,8 @@ describe('chat answers', () => {
 
   it('answers with what it found, cites it with clips, shows progress and clears it, and pushes the answer', async () => {
     const notify = pushes();
-    const published = recordCalls(t.app.realtime, 'publish');
-    const pushed = recordCalls(t.app.notifications, 'notify');
+    const published = recordCalls(t.modules.realtime, 'publish');
+    const pushed = recordCalls(t.modules.notifications, 'notify');
     const answer = await ask(t, home.user, 'Did anyone come to the front door in the last 3 hours?');
     // The progress is cleared after the answer is posted, and the answer pushed after that.
     await published.find(

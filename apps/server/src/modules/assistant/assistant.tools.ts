@@ -8,7 +8,7 @@
 import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { LlmTool } from '../../adapters/llm/llm.js';
-import { instantToExpiration } from '../memories/wall-time.js';
+import { instantToExpiration } from '../memories/memories.module.js';
 import { pickCited, type FoundActivity } from '../language/answer.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import type { Language, ObjectKind } from '../language/lexicon.js';
@@ -16,7 +16,9 @@ import { kindOfLabel, OBJECT_KINDS } from '../language/lexicon.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from '../language/question.js';
 import { defaultWindow, parseTimeWindow } from '../language/time-phrases.js';
 import { windowPhrase } from '../language/window-label.js';
-import type { ActivityRow, AssistantRepository, MemoryRow } from './assistant.repository.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { MemoryRow } from '../memories/memories.repository.js';
+import type { AssistantRepository } from './assistant.repository.js';
 import { formatClock, localDate } from '../language/clock.js';
 
 /** Everything about the user a conversation works with, loaded once per message. */

@@ -120,7 +120,7 @@ describe('the cached cameras list', () => {
     expect(await listed(who)).toEqual([]);
     const at = new Date(Date.now() - 60_000);
     const up = await plantUpload(a, userId, snapshotOf('Driveway', at));
-    await a.t.app.activities.processUpload(up.id);
+    await a.t.modules.activities.processUpload(up.id);
     expect(await named(who, 'Driveway')).toMatchObject({ last_activity_date_time_utc: at.toISOString() });
   });
 
@@ -136,7 +136,7 @@ describe('the cached cameras list', () => {
 
     const first = new Date(Date.now() - 120_000);
     const up = await plantUpload(a, userId, snapshotOf('Garden', first));
-    await a.t.app.activities.processUpload(up.id);
+    await a.t.modules.activities.processUpload(up.id);
     expect(await named(who, 'Garden')).toMatchObject({
       removed_date_time_utc: null,
       last_activity_date_time_utc: first.toISOString(),
@@ -144,7 +144,7 @@ describe('the cached cameras list', () => {
 
     const next = new Date(first.getTime() + 60_000);
     const later = await plantUpload(a, userId, snapshotOf('Garden', next));
-    await a.t.app.activities.processUpload(later.id);
+    await a.t.modules.activities.processUpload(later.id);
     expect((await named(who, 'Garden'))?.last_activity_date_time_utc).toBe(next.toISOString());
   });
 
@@ -153,13 +153,15 @@ describe('the cached cameras list', () => {
     const userId = await userIdOf(a.t, who);
     const first = new Date(Date.now() - 300_000);
     const file = (at: Date) => snapshotOf('Side door', at);
-    await a.t.app.activities.processUpload((await plantUpload(a, userId, file(first))).id);
+    await a.t.modules.activities.processUpload((await plantUpload(a, userId, file(first))).id);
     expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(first.toISOString());
     const announced = () => a.events.camerasChanged.filter((e) => e.userId === userId).length;
     const before = announced();
 
     const second = new Date(first.getTime() + 3_000);
-    const joined = await a.t.app.activities.processUpload((await plantUpload(a, userId, file(second))).id);
+    const joined = await a.t.modules.activities.processUpload(
+      (await plantUpload(a, userId, file(second))).id,
+    );
     expect(joined).toBe('joined');
     expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(second.toISOString());
 
@@ -167,9 +169,12 @@ describe('the cached cameras list', () => {
     const third = new Date(first.getTime() + 6_000);
     const queued = await plantUpload(a, userId, file(third));
     // Processing tells the ingest when it is done with an upload; the row then says what became of it.
-    const settled = recordCalls(a.t.app.ingest.service, 'uploadSettled');
-    await a.t.app.jobs.send('ingest.process-upload', { uploadId: queued.id });
-    await settled.find((uploadId) => uploadId === queued.id);
+    const settled = recordCalls(a.t.deps.events, 'emit');
+    await a.t.jobs.send('ingest.process-upload', { uploadId: queued.id });
+    await settled.find(
+      (event, payload) =>
+        event === 'upload.settled' && 'uploadId' in payload && payload.uploadId === queued.id,
+    );
     settled.stop();
     expect((await uploadRow(a.t, queued.id))?.status).toBe('processed');
     expect((await named(who, 'Side door'))?.last_activity_date_time_utc).toBe(third.toISOString());

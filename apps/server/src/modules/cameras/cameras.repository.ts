@@ -29,7 +29,18 @@ export function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-/** Cameras' SQL. Every query is scoped by the caller's user id. */
+/**
+ * A removed property's cameras are left without one: run by the sites repository inside the transaction that
+ * removes the property (`db` is that transaction).
+ */
+export async function unassignSiteCameras(db: Db, userId: string, siteId: string, at: Date): Promise<void> {
+  await db
+    .update(cameras)
+    .set({ siteId: null, updatedAt: at })
+    .where(and(eq(cameras.userId, userId), eq(cameras.siteId, siteId)));
+}
+
+/** Cameras' SQL, the only writer of the `cameras` table. Every query is scoped by the caller's user id. */
 export function createCamerasRepository(db: Db) {
   // The owner lookup and the list run on every cameras screen: prepared once.
   const findOwner = db
@@ -81,6 +92,61 @@ export function createCamerasRepository(db: Db) {
     },
 
     /** Whether the site is the user's and not removed. */
+    /**
+     * The cameras of these (user, name) pairs, names compared ignoring case as the unique index does, removed
+     * or not: one statement; answered in the order asked (undefined where the user has no such camera).
+     */
+    async findByNames(names: { userId: string; name: string }[]): Promise<(CameraRow | undefined)[]> {
+      if (names.length === 0) return [];
+      const asked = sql.join(
+        names.map((n, i) => sql`(${i}::int, ${n.userId}::uuid, ${n.name}::text)`),
+        sql`, `,
+      );
+      const rows = await db
+        .select({ camera: cameras, asked: sql<number>`v.i` })
+        .from(cameras)
+        .innerJoin(
+          sql`(values ${asked}) as v(i, user_id, name)`,
+          sql`${cameras.userId} = v.user_id and lower(${cameras.name}) = lower(v.name)`,
+        );
+      const found: (CameraRow | undefined)[] = names.map(() => undefined);
+      for (const r of rows) found[Number(r.asked)] = r.camera;
+      return found;
+    },
+
+    /**
+     * Registers the cameras uploads came from, in one statement; answers those inserted. A name registered
+     * meanwhile (another file, another instance) is skipped by the unique lower(name) index: the caller finds
+     * its row again.
+     */
+    async registerArrived(values: { userId: string; name: string; at: Date }[]): Promise<CameraRow[]> {
+      if (values.length === 0) return [];
+      return db
+        .insert(cameras)
+        .values(values.map((v) => ({ userId: v.userId, name: v.name, lastActivityAt: v.at })))
+        .onConflictDoNothing()
+        .returning();
+    },
+
+    /** Known cameras uploads came from come back if removed and their last activity moves on: one statement. */
+    async stampArrived(values: { cameraId: string; at: Date }[]): Promise<CameraRow[]> {
+      if (values.length === 0) return [];
+      const stamps = sql.join(
+        values.map((v) => sql`(${v.cameraId}::uuid, ${v.at.toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      return db
+        .update(cameras)
+        .set({
+          removedAt: null,
+          lastActivityAt: sql`greatest(${cameras.lastActivityAt}, v.at)`,
+          updatedAt: sql`now()`,
+        })
+        .from(sql`(values ${stamps}) as v(camera_id, at)`)
+        .where(sql`${cameras.id} = v.camera_id`)
+        .returning();
+    },
+
     async hasActiveSite(userId: string, siteId: string): Promise<boolean> {
       const [row] = await db
         .select({ id: sites.id })

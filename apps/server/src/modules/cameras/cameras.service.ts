@@ -9,7 +9,7 @@ import type { EventBus } from '../../platform/events.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { userErrors } from '../users/users.errors.js';
+import { userErrors } from '../users/users.module.js';
 import { cameraErrors } from './cameras.errors.js';
 import {
   isUniqueViolation,

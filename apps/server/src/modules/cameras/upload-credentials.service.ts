@@ -1,8 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { CameraUploadCredentials } from '@homesitter/contract';
 import type { SecretBox } from '../../platform/secrets.js';
-import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { userErrors } from '../users/users.errors.js';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../auth/auth.module.js';
+import { userErrors } from '../users/users.module.js';
 import {
   isUniqueViolation,
   type CamerasRepository,

@@ -69,13 +69,15 @@ describe('the cached newest history page', () => {
     const userId = await userIdOf(who);
     expect(await texts(who)).toEqual([]);
 
-    const posted = await t.app.chat.postAgentMessage(userId, { text: 'Someone is at the front door.' });
+    const posted = await t.modules.chat.postAgentMessage(userId, { text: 'Someone is at the front door.' });
     expect(await texts(who)).toEqual(['Someone is at the front door.']);
 
-    await t.app.chat.updateAgentMessage(userId, posted.message_uuid, { text: 'The courier is at the door.' });
+    await t.modules.chat.updateAgentMessage(userId, posted.message_uuid, {
+      text: 'The courier is at the door.',
+    });
     expect(await texts(who)).toEqual(['The courier is at the door.']);
 
-    await t.app.chat.deleteAgentMessage(userId, posted.message_uuid);
+    await t.modules.chat.deleteAgentMessage(userId, posted.message_uuid);
     expect(await texts(who)).toEqual([]);
   });
 

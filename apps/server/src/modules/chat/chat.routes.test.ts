@@ -136,7 +136,7 @@ describe('conversation history', () => {
       const res = await send(user, { text: `message ${i}`, date_time_utc: `2025-04-01T09:${minute}:00Z` });
       expect(res.statusCode).toBe(201);
     }
-    await t.app.chat.postAgentMessage(await profileId(user), { text: 'The gate is closed.' });
+    await t.modules.chat.postAgentMessage(await profileId(user), { text: 'The gate is closed.' });
   });
 
   async function profileId(who: TestUser): Promise<string> {

@@ -30,10 +30,3 @@ export function registerChatRoutes(
     data: await chat.postAgentMessageTo(req.body.email, req.body.text),
   }));
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The chat service, for in-process callers (the alerts' and the assistant's wiring, tests). */
-    chat: ChatService;
-  }
-}

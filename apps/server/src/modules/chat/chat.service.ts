@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/client.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { RealtimeService } from '../realtime/realtime.service.js';
-import { userErrors } from '../users/users.errors.js';
+import { userErrors } from '../users/users.module.js';
 import { chatErrors } from './chat.errors.js';
 import type { MediaUrlCheck } from './chat.media.js';
 import type { ChatMessageRow, ChatRepository } from './chat.repository.js';

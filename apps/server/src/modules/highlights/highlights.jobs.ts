@@ -22,10 +22,3 @@ export async function scheduleHighlightsJobs(jobs: Jobs): Promise<void> {
   await jobs.schedule('highlights.hourly', '5 * * * *', {});
   await jobs.schedule('highlights.daily', '10 * * * *', {});
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The highlights jobs' work, for in-process callers (tests, backfills). */
-    highlightsWriter: HighlightsWriter;
-  }
-}

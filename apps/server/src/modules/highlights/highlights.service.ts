@@ -1,11 +1,11 @@
 import type { ActivitySummary } from '@homesitter/contract';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersApi } from '../users/users.module.js';
 import type { ActivitySummaryRow, HighlightsRepository } from './highlights.repository.js';
 import { dayWindow } from '../../platform/time.js';
 
 export interface HighlightsServiceDeps {
   repo: HighlightsRepository;
-  users: Pick<UsersService, 'getProfile'>;
+  users: Pick<UsersApi, 'getProfile'>;
   /** Signed URLs of stored media keys: files (pictures, clips) and HLS playlists. */
   media?: {
     file(key: string): Promise<string> | string;

@@ -71,7 +71,7 @@ const of = (list: ActivitySummary[], period: 'hourly' | 'daily', siteId: string 
 describe('hourly highlights', () => {
   it("summarise each property's last complete local hours", async () => {
     // 10:05 in Berlin: the hours 08:00–09:00 and 09:00–10:00 are complete.
-    const written = await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
+    const written = await t.modules.highlights.hourly(new Date('2025-06-10T08:05:00Z'));
     expect(written).toBe(2);
     const list = await summaries(world, '2025-06-10');
     const [home] = of(list, 'hourly', world.sites.Home!);
@@ -100,7 +100,7 @@ describe('hourly highlights', () => {
 
 describe('daily highlights', () => {
   it("write today's summary per property and update it as the day goes on", async () => {
-    await t.app.highlightsWriter.daily(new Date('2025-06-10T09:30:00Z'));
+    await t.modules.highlights.daily(new Date('2025-06-10T09:30:00Z'));
     let list = await summaries(world, '2025-06-10');
     expect(list.slice(0, 3).map((s) => s.period)).toEqual(['daily', 'daily', 'daily']);
     expect(of(list, 'daily', world.sites.Home!)[0]!.text).toMatch(
@@ -113,7 +113,7 @@ describe('daily highlights', () => {
       at: new Date('2025-06-10T09:20:00Z'),
       objects: [person()],
     });
-    await t.app.highlightsWriter.daily(new Date('2025-06-10T10:30:00Z'));
+    await t.modules.highlights.daily(new Date('2025-06-10T10:30:00Z'));
     list = await summaries(world, '2025-06-10');
     expect(list.filter((s) => s.period === 'daily')).toHaveLength(3);
     expect(of(list, 'daily', world.sites.Cabin!)[0]).toMatchObject({ counts: { animal: 1, person: 1 } });
@@ -121,7 +121,7 @@ describe('daily highlights', () => {
 
   it('finish the day once it has ended in the user’s zone', async () => {
     // 00:30 on 11 June in Berlin: 10 June is written whole, as yesterday.
-    await t.app.highlightsWriter.daily(new Date('2025-06-10T22:30:00Z'));
+    await t.modules.highlights.daily(new Date('2025-06-10T22:30:00Z'));
     const [home] = of(await summaries(world, '2025-06-10'), 'daily', world.sites.Home!);
     expect(home!.text).toMatch(/^Yesterday at Home: three events,/);
     expect(home!.period_end).toBe('2025-06-10T22:00:00.000Z');
@@ -129,7 +129,7 @@ describe('daily highlights', () => {
 
   it('drop a property whose events were deleted', async () => {
     await t.database.db.delete(activities).where(eq(activities.siteId, world.sites.Cabin!));
-    await t.app.highlightsWriter.daily(new Date('2025-06-10T22:30:00Z'));
+    await t.modules.highlights.daily(new Date('2025-06-10T22:30:00Z'));
     expect(of(await summaries(world, '2025-06-10'), 'daily', world.sites.Cabin!)).toEqual([]);
   });
 });
@@ -147,8 +147,8 @@ describe('what highlights never do', () => {
       headers: amnesic.user.auth,
       payload: { is_amnesia_mode_enabled: true },
     });
-    await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
-    await t.app.highlightsWriter.daily(new Date('2025-06-10T09:30:00Z'));
+    await t.modules.highlights.hourly(new Date('2025-06-10T08:05:00Z'));
+    await t.modules.highlights.daily(new Date('2025-06-10T09:30:00Z'));
     expect(await summaries(amnesic, '2025-06-10')).toEqual([]);
   });
 
@@ -159,7 +159,7 @@ describe('what highlights never do', () => {
 
   it('run again without writing twice', async () => {
     const before = await summaries(world, '2025-06-10');
-    await t.app.highlightsWriter.hourly(new Date('2025-06-10T08:05:00Z'));
+    await t.modules.highlights.hourly(new Date('2025-06-10T08:05:00Z'));
     const after = await summaries(world, '2025-06-10');
     expect(after.map((s) => [s.period, s.site_uuid, s.period_start])).toEqual(
       before.map((s) => [s.period, s.site_uuid, s.period_start]),
@@ -175,8 +175,8 @@ describe('the schedules', () => {
       objects: [person()],
     });
     // The job's run of the writer, told apart from an hourly schedule's by its pinned clock.
-    const runs = recordCalls(t.app.highlightsWriter, 'daily');
-    await t.app.jobs.send('highlights.daily', { at: '2025-06-12T08:00:00Z' });
+    const runs = recordCalls(t.modules.highlights, 'daily');
+    await t.jobs.send('highlights.daily', { at: '2025-06-12T08:00:00Z' });
     const run = await runs.find((at) => at?.toISOString() === '2025-06-12T08:00:00.000Z');
     runs.stop();
     await run.result;

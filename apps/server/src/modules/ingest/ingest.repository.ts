@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import {
   ingestCounters,
@@ -7,6 +7,8 @@ import {
   type MediaKind,
 } from '../../platform/db/schema/activities.js';
 import { cameraUploadCredentials } from '../../platform/db/schema/cameras.js';
+
+export type UploadRow = typeof uploads.$inferSelect;
 
 export interface NewUploadRow {
   id: string;
@@ -20,6 +22,99 @@ export interface NewUploadRow {
   sizeBytes: number;
 }
 
+/** Why an upload was counted instead of kept: refused by the ingest, dropped or held by the processing. */
+export type IngestCounterReason = (typeof ingestCounters.$inferInsert)['reason'];
+
+/**
+ * The user's counter of the day for `reason` goes up by one: the one statement that writes `ingest_counters`.
+ * The ingest counts refusals with it; the processing counts dropped and held uploads on its own transaction
+ * (`db` is then that transaction), in the same commit as the upload's new status.
+ */
+export async function countIngestEvent(
+  db: Db,
+  userId: string,
+  day: string,
+  reason: IngestCounterReason,
+): Promise<void> {
+  await db
+    .insert(ingestCounters)
+    .values({ userId, day, reason, count: 1 })
+    .onConflictDoUpdate({
+      target: [ingestCounters.userId, ingestCounters.day, ingestCounters.reason],
+      set: { count: sql`${ingestCounters.count} + 1` },
+    });
+}
+
+/*
+ * The statements below are the only ones besides `insertUploads` that write `uploads`: the processing
+ * (activities) moves uploads on with them on its own transaction (`db` is then that transaction), so an
+ * upload's new status commits with the activity it went into.
+ */
+
+/** Marks pending uploads processed into their activities, in one statement; answers their ids. */
+export async function markUploadsProcessed(
+  db: Db,
+  done: { uploadId: string; activityId: string }[],
+  at: Date,
+): Promise<string[]> {
+  if (done.length === 0) return [];
+  const pairs = sql.join(
+    done.map((d) => sql`(${d.uploadId}::uuid, ${d.activityId}::uuid)`),
+    sql`, `,
+  );
+  const rows = await db
+    .update(uploads)
+    .set({ status: 'processed', activityId: sql`v.activity_id`, processedAt: at })
+    .from(sql`(values ${pairs}) as v(upload_id, activity_id)`)
+    .where(and(sql`${uploads.id} = v.upload_id`, eq(uploads.status, 'pending')))
+    .returning({ id: uploads.id });
+  return rows.map((r) => r.id);
+}
+
+/** Moves a pending upload on; false when it was no longer pending (another run got there first). */
+export async function finishPendingUpload(
+  db: Db,
+  uploadId: string,
+  status: 'processed' | 'dropped' | 'held' | 'failed',
+  activityId: string | null,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(uploads)
+    .set({ status, activityId, processedAt: at })
+    .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'pending')))
+    .returning({ id: uploads.id });
+  return rows.length > 0;
+}
+
+/** Puts the user's held uploads received since `since` back to pending; answers their ids. */
+export async function releaseHeldUploads(db: Db, userId: string, since: Date): Promise<string[]> {
+  const rows = await db
+    .update(uploads)
+    .set({ status: 'pending', processedAt: null })
+    .where(and(eq(uploads.userId, userId), eq(uploads.status, 'held'), gte(uploads.receivedAt, since)))
+    .returning({ id: uploads.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Deletes upload rows (only those still in `onlyStatus`, when given) and answers the deleted ones, whose
+ * bytes the caller then removes: a row is never left pointing at bytes already gone.
+ */
+export async function deleteUploadRows(
+  db: Db,
+  ids: string[],
+  onlyStatus?: UploadRow['status'],
+): Promise<UploadRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .delete(uploads)
+    .where(
+      and(inArray(uploads.id, ids), onlyStatus === undefined ? undefined : eq(uploads.status, onlyStatus)),
+    )
+    .returning();
+}
+
 /** SQL of the receiving side of camera ingest. */
 export function createIngestRepository(db: Db) {
   return {
@@ -30,13 +125,7 @@ export function createIngestRepository(db: Db) {
 
     /** The day's "refused" counter of the user goes up by one. */
     async countRefusal(userId: string, day: string): Promise<void> {
-      await db
-        .insert(ingestCounters)
-        .values({ userId, day, reason: 'refused', count: 1 })
-        .onConflictDoUpdate({
-          target: [ingestCounters.userId, ingestCounters.day, ingestCounters.reason],
-          set: { count: sql`${ingestCounters.count} + 1` },
-        });
+      await countIngestEvent(db, userId, day, 'refused');
     },
 
     /** Users who have an upload login, the only ones who can have uploads. */

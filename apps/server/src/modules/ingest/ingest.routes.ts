@@ -4,18 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, commonErrors } from '../../platform/errors.js';
 import { route, type AccessGuards } from '../../platform/http/route.js';
 import { createRateLimiter } from '../../platform/rate-limiter.js';
-import { normalizeCameraName } from './camera-name.js';
+import { normalizeCameraName } from '../cameras/cameras.module.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import type { IngestService, PreparedUpload } from './ingest.service.js';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Camera ingest: the upload service and the login check, for the FTP and SMTP servers. */
-    ingest: {
-      service: IngestService;
-      verifyUploadLogin: (username: string, password: string) => Promise<string | null>;
-    };
-  }
   interface FastifyRequest {
     /** The user whose camera upload login signed this ingest call. */
     uploaderId?: string;

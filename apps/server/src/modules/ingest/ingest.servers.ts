@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../platform/config.js';
-import './ingest.routes.js';
+import type { Logger } from '../../platform/logger.js';
+import type { IngestService } from './ingest.service.js';
 import { startFtpIngest, type FtpIngestServer } from './ftp.server.js';
 import { startSmtpIngest, type SmtpIngestServer } from './smtp.server.js';
 
@@ -16,18 +16,23 @@ function tlsFiles(cert: string | undefined, key: string | undefined) {
   return cert && key ? { certFile: cert, keyFile: key } : undefined;
 }
 
-/**
- * Starts the camera FTP and SMTP servers beside the HTTP API (main.ts, when INGEST_ENABLED; tests with port 0
- * and their own passive range). `overrides` replaces config values, e.g. ports.
- */
+/** Config values a caller may replace (tests: port 0 and their own passive range). */
+export type IngestServerPorts = Partial<
+  Pick<Config, 'FTP_PORT' | 'INGEST_SMTP_PORT' | 'FTP_PASV_MIN' | 'FTP_PASV_MAX'>
+>;
+
+/** Starts the camera FTP and SMTP servers beside the HTTP API (main.ts, when INGEST_ENABLED; tests). */
 export async function startIngestServers(
-  app: FastifyInstance,
-  config: Config,
-  overrides: Partial<Pick<Config, 'FTP_PORT' | 'INGEST_SMTP_PORT' | 'FTP_PASV_MIN' | 'FTP_PASV_MAX'>> = {},
+  deps: {
+    ingest: IngestService;
+    verify: (username: string, password: string) => Promise<string | null>;
+    log: Logger;
+    config: Config;
+  },
+  overrides: IngestServerPorts = {},
 ): Promise<IngestServers> {
-  const c = { ...config, ...overrides };
-  const { service, verifyUploadLogin } = app.ingest;
-  const log = app.log;
+  const c = { ...deps.config, ...overrides };
+  const { ingest: service, verify: verifyUploadLogin, log } = deps;
   let ftp: FtpIngestServer | undefined;
   let smtp: SmtpIngestServer | undefined;
   try {

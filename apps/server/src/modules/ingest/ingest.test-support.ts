@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Client, type FTPContext, type FTPResponse } from 'basic-ftp';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { jpegWithLocation } from '../../../test/images.js';
-import { startIngestServers, type IngestServers } from './ingest.servers.js';
+import type { IngestServers } from './ingest.servers.js';
 
 export interface UploadLogin {
   username: string;
@@ -23,7 +23,7 @@ export interface IngestHarness {
 export async function startIngestHarness(env: Record<string, string> = {}): Promise<IngestHarness> {
   const t = await createTestApp({ env });
   const pasvMin = 40_000 + Math.floor(Math.random() * 400) * 50;
-  const servers = await startIngestServers(t.app, t.deps.config, {
+  const servers = await t.modules.ingest.startServers({
     FTP_PORT: 0,
     INGEST_SMTP_PORT: 0,
     FTP_PASV_MIN: pasvMin,

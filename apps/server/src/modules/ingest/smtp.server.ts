@@ -9,7 +9,7 @@ import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../platform/logger.js';
 import { createRateLimiter } from '../../platform/rate-limiter.js';
-import { normalizeCameraName } from './camera-name.js';
+import { normalizeCameraName } from '../cameras/cameras.module.js';
 import { UploadRefusedError, type UploadRefusalReason } from './ingest.errors.js';
 import type { IngestService, PreparedUpload } from './ingest.service.js';
 import { quietLibraryLog } from './library-log.js';

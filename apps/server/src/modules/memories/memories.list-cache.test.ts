@@ -152,7 +152,7 @@ describe('a cached memories list’s lifetime', () => {
         },
       },
       storage: createFsStorage({ root: join(t.deps.config.DATA_DIR, 'media'), signUrl: signer.url }),
-      events: t.deps.events!,
+      events: t.deps.events,
       log: t.deps.log,
       urlTtlSeconds: 3600,
       photoLimit: 3,

@@ -1,6 +1,6 @@
 import type { Memory, MemoryImage } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
-import { createSignedUrlCache } from '../media/signed-urls.js';
+import { createSignedUrlCache } from '../media/media.module.js';
 import type { MemoryImageRow, MemoryRecord } from './memories.repository.js';
 import { instantToExpiration } from './wall-time.js';
 

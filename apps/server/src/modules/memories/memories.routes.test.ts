@@ -131,8 +131,7 @@ describe('memories: create, read, update, delete', () => {
     expect(names).not.toContain('Courier');
     expect((await call('GET', `/api/users/memories/people/${m.memory_uuid}`, alice)).statusCode).toBe(404);
 
-    const purge = t.app.backgroundTasks.find((task) => task.name === 'memories.purge-expired')!;
-    expect(await purge.run()).toBeGreaterThanOrEqual(1);
+    expect(await t.modules.memories.purgeExpired()).toBeGreaterThanOrEqual(1);
     expect(await t.database.query('select id from memories where id = $1', [m.memory_uuid])).toEqual([]);
     expect(existsSync(file)).toBe(false);
     expect(removed.some((e) => e.memoryId === m.memory_uuid)).toBe(true);
@@ -171,7 +170,7 @@ describe('memories: create, read, update, delete', () => {
       `insert into sites (user_id, name) values ($1, 'Cabin') returning id`,
       [aliceUserId],
     );
-    const linked = await t.app.memories.associateAllMemories(aliceUserId, cabin!.id);
+    const linked = await t.modules.memories.associateAllMemories(aliceUserId, cabin!.id);
     expect(linked).toBeGreaterThan(0);
     const all = (await call('GET', '/api/users/memories', alice)).json().data;
     for (const list of [all.people, all.vehicles, all.animals, all.general])

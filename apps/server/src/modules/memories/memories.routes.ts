@@ -12,13 +12,6 @@ import { removeFilesOlderThan } from '../../platform/spool.js';
 import { memoryErrors } from './memories.errors.js';
 import type { MemoriesService } from './memories.service.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The memories service, for modules wired after it (sites' bulk association, chat's "save this image"). */
-    memories: MemoriesService;
-  }
-}
-
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 /**

@@ -12,8 +12,12 @@ import type { EventBus } from '../../platform/events.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import type { Logger } from '../../platform/logger.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
-import { processImage, sniffImageFile, UnreadableImageError } from '../media/images.js';
-import { userMediaPrefix } from '../media/media.cleanup.js';
+import {
+  processImage,
+  sniffImageFile,
+  UnreadableImageError,
+  userMediaPrefix,
+} from '../media/media.module.js';
 import { memoryErrors } from './memories.errors.js';
 import { memoryValues, parseMemoryInput } from './memories.input.js';
 import { createMemoryRenderer } from './memories.render.js';

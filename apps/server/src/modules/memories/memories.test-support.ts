@@ -22,8 +22,8 @@ export async function startMemoriesApp(): Promise<MemoriesTestApp> {
   });
   const added: MemoryImageEvent[] = [];
   const removed: MemoryImageEvent[] = [];
-  t.deps.events!.on('memory.image_added', (e) => void added.push(e));
-  t.deps.events!.on('memory.image_removed', (e) => void removed.push(e));
+  t.deps.events.on('memory.image_added', (e) => void added.push(e));
+  t.deps.events.on('memory.image_removed', (e) => void removed.push(e));
   return { t, alice: await signUp(t), bob: await signUp(t), added, removed };
 }
 

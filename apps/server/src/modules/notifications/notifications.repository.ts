@@ -14,12 +14,64 @@ export type PushTokenTarget = Pick<
   'id' | 'token' | 'platform' | 'isSandbox' | 'updatedAt'
 >;
 
+export type PushTokenRow = typeof pushTokens.$inferSelect;
+
 /** Devices one alert fans out to at most, newest registrations first. */
 export const MAX_TOKENS_PER_USER = 20;
 
-/** The notifications module's SQL. Every query is scoped by the user id it is given. */
+/** The notifications module's SQL, the only writer of `push_tokens`. Every query is scoped by the user id it is given. */
 export function createNotificationsRepository(db: Db) {
   return {
+    /** A device token belongs to whoever registered it last (a phone changes hands, or accounts). */
+    async upsertPushToken(
+      userId: string,
+      values: { token: string; platform: PushTokenRow['platform']; isSandbox: boolean },
+    ): Promise<PushTokenRow> {
+      const now = new Date();
+      const [row] = await db
+        .insert(pushTokens)
+        .values({ userId, ...values, enabled: true })
+        .onConflictDoUpdate({
+          target: pushTokens.token,
+          set: {
+            userId,
+            platform: values.platform,
+            isSandbox: values.isSandbox,
+            enabled: true,
+            updatedAt: now,
+          },
+        })
+        .returning();
+      if (!row) throw new Error('push token upsert returned nothing');
+      return row;
+    },
+
+    async findPushToken(userId: string, token: string, platform: PushTokenRow['platform']) {
+      const [row] = await db
+        .select()
+        .from(pushTokens)
+        .where(
+          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
+        )
+        .limit(1);
+      return row;
+    },
+
+    async disablePushToken(
+      userId: string,
+      token: string,
+      platform: PushTokenRow['platform'],
+    ): Promise<PushTokenRow | undefined> {
+      const [row] = await db
+        .update(pushTokens)
+        .set({ enabled: false, updatedAt: new Date() })
+        .where(
+          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
+        )
+        .returning();
+      return row;
+    },
+
     async findRecipient(userId: string): Promise<Recipient | undefined> {
       const [row] = await db
         .select({

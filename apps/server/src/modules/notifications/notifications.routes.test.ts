@@ -125,7 +125,7 @@ describe('app.notifications from the configuration', () => {
         payload: { token, platform: 'android' },
       });
       const profile = await app.app.inject({ method: 'GET', url: '/api/users/profile', headers: user.auth });
-      const result = await app.app.notifications.notify(profile.json().data.user_uuid, {
+      const result = await app.modules.notifications.notify(profile.json().data.user_uuid, {
         kind: 'activity_alert',
         activityUuid: crypto.randomUUID(),
         title: 'Driveway',
@@ -183,9 +183,14 @@ describe('app.notifications from the configuration', () => {
       },
       close: async () => {},
     };
-    const app = await createServer({ ...t.deps, notifications: fake });
+    const { app, modules } = await createServer({ ...t.deps, notifications: fake });
     try {
-      await app.notifications.notify('u', { kind: 'chat_message', messageUuid: 'm', title: 'a', body: 'b' });
+      await modules.notifications.notify('u', {
+        kind: 'chat_message',
+        messageUuid: 'm',
+        title: 'a',
+        body: 'b',
+      });
       expect(calls).toHaveLength(1);
       const res = await app.inject({ method: 'GET', url: '/api/push/vapid-public-key' });
       expect(res.json().data.public_key).toBe('BFAKE');

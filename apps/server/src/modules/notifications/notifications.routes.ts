@@ -1,22 +1,31 @@
 import { endpoints } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
-import { route, type AccessGuards } from '../../platform/http/route.js';
+import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import type { NotificationsService } from './notifications.service.js';
+import type { PushTokensService } from './push-tokens.service.js';
 
-/** The Web Push key a browser subscribes with; public, like any application server key. */
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+/** The Web Push key a browser subscribes with (public, like any application server key), and device tokens. */
 export function registerNotificationRoutes(
   app: FastifyInstance,
-  deps: { notifications: NotificationsService; guards: AccessGuards },
+  deps: { notifications: NotificationsService; pushTokens: PushTokensService; guards: AccessGuards },
 ): void {
-  route(app, deps.guards, endpoints.getVapidPublicKey, async () => ({
-    success: true as const,
-    data: { public_key: deps.notifications.webPushPublicKey },
-  }));
-}
+  const { pushTokens, guards } = deps;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Push and SMS/MMS delivery, for in-process callers (the alert pipeline, chat answers, tests). */
-    notifications: NotificationsService;
-  }
+  route(app, guards, endpoints.getVapidPublicKey, async () =>
+    ok({ public_key: deps.notifications.webPushPublicKey }),
+  );
+
+  route(app, guards, endpoints.registerPushToken, async (req) =>
+    ok(await pushTokens.register(callerOf(req).subject, req.body)),
+  );
+
+  route(app, guards, endpoints.disablePushToken, async (req) =>
+    ok(await pushTokens.disable(callerOf(req).subject, req.body.token, req.body.platform)),
+  );
+
+  route(app, guards, endpoints.verifyPushToken, async (req) =>
+    ok(await pushTokens.verify(callerOf(req).subject, req.body.token, req.body.platform)),
+  );
 }

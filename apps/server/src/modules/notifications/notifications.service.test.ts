@@ -19,7 +19,6 @@ import { createWebPushProvider } from '../../adapters/push/webpush.push.js';
 import type { SmsSender, TextMessage } from '../../adapters/sms/sms.js';
 import { createTwilioSms } from '../../adapters/sms/twilio.sms.js';
 import { createLogger } from '../../platform/logger.js';
-import { createUsersRepository } from '../users/users.repository.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 import {
   createNotificationsService,
@@ -111,7 +110,7 @@ async function person(): Promise<Person> {
     expect(res.statusCode).toBe(200);
   }
   // The API only takes push services on public https hosts; the local one is registered directly.
-  await createUsersRepository(t.database.db).upsertPushToken(id, {
+  await createNotificationsRepository(t.database.db).upsertPushToken(id, {
     token: tokens.web,
     platform: 'web',
     isSandbox: false,

@@ -2,7 +2,7 @@ import type { PushPlatform } from '@homesitter/contract';
 import type { PushMessage, PushProvider } from '../../adapters/push/push.js';
 import type { SmsSender } from '../../adapters/sms/sms.js';
 import type { Logger } from '../../platform/logger.js';
-import { derivePreferences } from '../users/users.service.js';
+import { derivePreferences } from '../users/users.module.js';
 import type { NotificationsRepository, PushTokenTarget } from './notifications.repository.js';
 
 /** What happened: an activity worth an alert, or an answer from the home sitter in the chat. */

@@ -3,7 +3,7 @@ import { endpoints, REALTIME_HUB_PATH } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import { redactToken } from '../../platform/logger.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersApi } from '../users/users.module.js';
 import { realtimeErrors } from './realtime.errors.js';
 import type { RealtimeService } from './realtime.service.js';
 
@@ -23,7 +23,7 @@ function hubToken(req: FastifyRequest): string | undefined {
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
-  deps: { realtime: RealtimeService; users: UsersService; guards: AccessGuards },
+  deps: { realtime: RealtimeService; users: Pick<UsersApi, 'getProfile'>; guards: AccessGuards },
 ): void {
   const { realtime, users, guards } = deps;
   const pending = new Map<string, { userId: string; expiresAt: number }>();

@@ -49,10 +49,3 @@ export async function createRealtimeService(deps: RealtimeServiceDeps) {
   };
 }
 export type RealtimeService = Awaited<ReturnType<typeof createRealtimeService>>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The realtime service, for in-process callers (tests, benchmarks). */
-    realtime: RealtimeService;
-  }
-}

@@ -4,6 +4,8 @@ import type { ChatMessage } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createInProcessFanout } from '../../adapters/fanout/inprocess.fanout.js';
+import { createRedisFanout } from '../../adapters/fanout/redis.fanout.js';
 import { createServer } from '../../app.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 
@@ -91,11 +93,11 @@ describe('the hub with the official SignalR client', () => {
     ottoApp.on('ReceiveMessage', () => (ottoHeard += 1));
 
     const progress = next<{ in_progress_text: string }>(roseApp, 'ReceiveProgressUpdate');
-    await t.app.chat.publishProgress(await userIdOf(rose), 'Looking at the front door camera…');
+    await t.modules.chat.publishProgress(await userIdOf(rose), 'Looking at the front door camera…');
     expect(await progress).toEqual({ in_progress_text: 'Looking at the front door camera…' });
 
     const received = next<ChatMessage>(roseApp, 'ReceiveMessage');
-    const posted = await t.app.chat.postAgentMessage(await userIdOf(rose), { text: 'Nobody came by.' });
+    const posted = await t.modules.chat.postAgentMessage(await userIdOf(rose), { text: 'Nobody came by.' });
     const message = await received;
     expect(message).toEqual(posted);
     expect(message).toMatchObject({ role: 'agent', text: 'Nobody came by.' });
@@ -121,7 +123,7 @@ describe('the hub with the official SignalR client', () => {
     const app = connect(base, rose.idToken);
     await app.start();
     const changed = next<unknown>(app, 'CamerasChanged');
-    await t.deps.events!.emit('cameras.changed', { userId: await userIdOf(rose) });
+    await t.deps.events.emit('cameras.changed', { userId: await userIdOf(rose) });
     expect(await changed).toEqual({});
     await app.stop();
   });
@@ -152,13 +154,15 @@ describe('the hub with the official SignalR client', () => {
     const roseId = await userIdOf(rose);
 
     await t.app.close();
-    restarted = await createServer(t.deps);
-    await listen(restarted, port);
+    // A fresh fan-out: the closed server's realtime closed its own.
+    const server = await createServer({ ...t.deps, fanout: createInProcessFanout() });
+    restarted = server.app;
+    await listen(server.app, port);
 
     await reconnected;
     expect(app.state).toBe(HubConnectionState.Connected);
     const received = next<ChatMessage>(app, 'ReceiveMessage');
-    await restarted.chat.postAgentMessage(roseId, { text: 'Back online.' });
+    await server.modules.chat.postAgentMessage(roseId, { text: 'Back online.' });
     expect((await received).text).toBe('Back online.');
     await app.stop();
   });
@@ -170,7 +174,11 @@ describe('several instances', () => {
     async () => {
       const env = { REDIS_URL: process.env.TEST_REDIS_URL! };
       const one = await createTestApp({ env, database: t.database });
-      const two = await createServer({ ...one.deps });
+      // Its own connection to Redis, as a second process would have.
+      const { app: two } = await createServer({
+        ...one.deps,
+        fanout: createRedisFanout(env.REDIS_URL, one.deps.log),
+      });
       try {
         const baseTwo = await listen(two);
         const user = await signUp(one);
@@ -180,7 +188,7 @@ describe('several instances', () => {
         const id = (
           await one.app.inject({ method: 'GET', url: '/api/users/profile', headers: user.auth })
         ).json().data.user_uuid;
-        await one.app.chat.postAgentMessage(id, { text: 'Via Redis' });
+        await one.modules.chat.postAgentMessage(id, { text: 'Via Redis' });
         expect((await received).text).toBe('Via Redis');
         await client.stop();
       } finally {

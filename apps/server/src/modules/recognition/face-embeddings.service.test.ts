@@ -67,8 +67,8 @@ beforeEach(() => {
   vision.queue.length = 0;
 });
 
-const examples = (userId: string) => t.app.faceEmbeddings.listForUser(userId);
-const settled = () => t.app.faceEmbeddings.idle();
+const examples = (userId: string) => t.modules.recognition.listForUser(userId);
+const settled = () => t.modules.recognition.idle();
 
 describe('face examples of people memories', () => {
   it('learns every face in a photo added to a people memory, under the memory’s name', async () => {
@@ -163,7 +163,7 @@ describe('face examples of people memories', () => {
     expect(bobs).toEqual([]);
     expect(matchFace(face(7), bobs)).toBeUndefined();
     await expect(
-      t.app.faceEmbeddings.addCorrection(bobId, secret.memory_uuid, face(7), { negative: false }),
+      t.modules.recognition.addCorrection(bobId, secret.memory_uuid, face(7), { negative: false }),
     ).rejects.toMatchObject({ status: 404, code: 'memory.not_found' });
   });
 });
@@ -171,8 +171,8 @@ describe('face examples of people memories', () => {
 describe('corrections', () => {
   it('adds confirmed faces as examples and rejected ones as negatives', async () => {
     const rose = await create(alice, 'people', { name: 'Rosa' });
-    await t.app.faceEmbeddings.addCorrection(aliceId, rose.memory_uuid, face(10), { negative: false });
-    await t.app.faceEmbeddings.addCorrection(aliceId, rose.memory_uuid, face(11), { negative: true });
+    await t.modules.recognition.addCorrection(aliceId, rose.memory_uuid, face(10), { negative: false });
+    await t.modules.recognition.addCorrection(aliceId, rose.memory_uuid, face(11), { negative: true });
     const hers = (await examples(aliceId)).filter((e) => e.memoryId === rose.memory_uuid);
     expect(hers.map((e) => [e.descriptor.indexOf(1), e.negative])).toEqual([
       [10, false],
@@ -186,7 +186,7 @@ describe('corrections', () => {
     const rose = await create(alice, 'people', { name: 'Rosie' });
     const dog = await create(alice, 'animals', { name: 'Rex', species: 'dog' });
     const add = (memoryId: string, descriptor: number[], activityId?: string) =>
-      t.app.faceEmbeddings.addCorrection(aliceId, memoryId, descriptor, { negative: false, activityId });
+      t.modules.recognition.addCorrection(aliceId, memoryId, descriptor, { negative: false, activityId });
     await expect(add(rose.memory_uuid, [1, 2, 3])).rejects.toMatchObject({ status: 400 });
     await expect(add(rose.memory_uuid, [...face(1).slice(1), Number.NaN])).rejects.toMatchObject({
       status: 400,

@@ -4,7 +4,7 @@ import type { VisionEngine } from '../../adapters/vision/vision.js';
 import { commonErrors } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
-import { memoryErrors } from '../memories/memories.errors.js';
+import { memoryErrors } from '../memories/memories.module.js';
 import type { MemoryImageEvent } from '../../platform/events.js';
 import type { FaceEmbeddingsRepository } from './face-embeddings.repository.js';
 import type { FaceExample } from './face-match.js';
@@ -162,12 +162,3 @@ export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
   };
 }
 export type FaceEmbeddingsService = ReturnType<typeof createFaceEmbeddingsService>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The vision engine, for the AI pipeline's wiring (closed with the app). */
-    vision: VisionEngine;
-    /** Face examples of people memories, for the AI pipeline (`listForUser`, `addCorrection`). */
-    faceEmbeddings: FaceEmbeddingsService;
-  }
-}

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { cameras, sites, users } from '../../platform/db/schema.js';
+import { sites, users } from '../../platform/db/schema.js';
+import { unassignSiteCameras } from '../cameras/cameras.module.js';
 
 export type SiteRow = typeof sites.$inferSelect;
 
@@ -58,10 +59,7 @@ export function createSitesRepository(db: Db) {
           .where(active(userId, siteId))
           .returning();
         if (!row) return undefined;
-        await tx
-          .update(cameras)
-          .set({ siteId: null, updatedAt: at })
-          .where(and(eq(cameras.userId, userId), eq(cameras.siteId, siteId)));
+        await unassignSiteCameras(tx, userId, siteId, at);
         return row;
       });
     },

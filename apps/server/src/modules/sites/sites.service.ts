@@ -1,6 +1,6 @@
 import type { Site } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
-import { userErrors } from '../users/users.errors.js';
+import { userErrors } from '../users/users.module.js';
 import { siteErrors } from './sites.errors.js';
 import type { SiteRow, SitesRepository } from './sites.repository.js';
 

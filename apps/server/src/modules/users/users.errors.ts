@@ -10,8 +10,4 @@ export const userErrors = {
         generic: true,
       },
     ),
-  pushTokenNotFound: () =>
-    new AppError(404, 'push_token.not_found', 'This push token is not registered for your account', {
-      generic: true,
-    }),
 };

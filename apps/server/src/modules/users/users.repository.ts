@@ -1,10 +1,23 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { pushTokens, users } from '../../platform/db/schema.js';
+import { users } from '../../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserPatch = Partial<Omit<typeof users.$inferInsert, 'id' | 'authSubject' | 'createdAt'>>;
-export type PushTokenRow = typeof pushTokens.$inferSelect;
+
+/**
+ * Uses one of the user's free events; false when none is left (checked and taken in one statement). The
+ * processing (activities) runs it on its own transaction (`db` is then that transaction), in the commit of
+ * the activity the event pays for.
+ */
+export async function spendFreeEvent(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ remainingFreeEvents: sql`${users.remainingFreeEvents} - 1` })
+    .where(and(eq(users.id, userId), sql`${users.remainingFreeEvents} > 0`))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
 
 /** Users' SQL. Every query is scoped by the caller's own subject or user id. */
 export function createUsersRepository(db: Db) {
@@ -44,56 +57,6 @@ export function createUsersRepository(db: Db) {
     /** Deletes the profile; every row it owns goes with it (ON DELETE CASCADE). */
     async deleteBySubject(subject: string): Promise<UserRow | undefined> {
       const [row] = await db.delete(users).where(eq(users.authSubject, subject)).returning();
-      return row;
-    },
-
-    /** A device token belongs to whoever registered it last (a phone changes hands, or accounts). */
-    async upsertPushToken(
-      userId: string,
-      values: { token: string; platform: PushTokenRow['platform']; isSandbox: boolean },
-    ): Promise<PushTokenRow> {
-      const now = new Date();
-      const [row] = await db
-        .insert(pushTokens)
-        .values({ userId, ...values, enabled: true })
-        .onConflictDoUpdate({
-          target: pushTokens.token,
-          set: {
-            userId,
-            platform: values.platform,
-            isSandbox: values.isSandbox,
-            enabled: true,
-            updatedAt: now,
-          },
-        })
-        .returning();
-      if (!row) throw new Error('push token upsert returned nothing');
-      return row;
-    },
-
-    async findPushToken(userId: string, token: string, platform: PushTokenRow['platform']) {
-      const [row] = await db
-        .select()
-        .from(pushTokens)
-        .where(
-          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
-        )
-        .limit(1);
-      return row;
-    },
-
-    async disablePushToken(
-      userId: string,
-      token: string,
-      platform: PushTokenRow['platform'],
-    ): Promise<PushTokenRow | undefined> {
-      const [row] = await db
-        .update(pushTokens)
-        .set({ enabled: false, updatedAt: new Date() })
-        .where(
-          and(eq(pushTokens.userId, userId), eq(pushTokens.token, token), eq(pushTokens.platform, platform)),
-        )
-        .returning();
       return row;
     },
   };

@@ -66,16 +66,4 @@ export function registerUserRoutes(
   route(app, guards, endpoints.updateAmnesiaMode, async (req) =>
     ok(await users.setAmnesiaMode(callerOf(req).subject, req.body.is_amnesia_mode_enabled)),
   );
-
-  route(app, guards, endpoints.registerPushToken, async (req) =>
-    ok(await users.registerPushToken(callerOf(req).subject, req.body)),
-  );
-
-  route(app, guards, endpoints.disablePushToken, async (req) =>
-    ok(await users.disablePushToken(callerOf(req).subject, req.body.token, req.body.platform)),
-  );
-
-  route(app, guards, endpoints.verifyPushToken, async (req) =>
-    ok(await users.verifyPushToken(callerOf(req).subject, req.body.token, req.body.platform)),
-  );
 }

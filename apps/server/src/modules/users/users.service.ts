@@ -2,15 +2,13 @@ import type {
   CreateUserRequest,
   NotificationPreferences,
   NotificationsStatus,
-  PushPlatform,
-  PushToken,
   SupportedLanguage,
   UserProfile,
 } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
 import type { AuthContext } from '../../platform/http/route.js';
 import { userErrors } from './users.errors.js';
-import type { PushTokenRow, UserPatch, UserRow, UsersRepository } from './users.repository.js';
+import type { UserPatch, UserRow, UsersRepository } from './users.repository.js';
 
 export interface UsersServiceDeps {
   repo: UsersRepository;
@@ -59,13 +57,9 @@ export function toProfile(row: UserRow): UserProfile {
   };
 }
 
-function toPushToken(row: PushTokenRow): PushToken {
-  return { token: row.token, platform: row.platform, is_sandbox: row.isSandbox, enabled: row.enabled };
-}
-
 type CreateUserInput = { [K in keyof CreateUserRequest]?: CreateUserRequest[K] | null };
 
-/** The user account's rules: profile, privacy switches, notifications and device push tokens. */
+/** The user account's rules: profile, privacy switches and notification settings. */
 export function createUsersService(deps: UsersServiceDeps) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
@@ -161,38 +155,14 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     setAmnesiaMode: (subject: string, enabled: boolean) => update(subject, { isAmnesiaModeEnabled: enabled }),
 
+    /** The user id of a token's subject; the "no profile yet" 404 when there is none. */
+    requireId: async (subject: string) => (await requireUser(subject)).id,
+
     /** Deletes the profile (and with it every row the user owns), then the identity behind it. */
     async deleteAccount(auth: AuthContext): Promise<void> {
       const deleted = await repo.deleteBySubject(auth.subject);
       if (auth.issuer === 'local') await deps.deleteLocalIdentity(auth.subject);
       if (deleted) await deps.events.emit('user.deleted', { userId: deleted.id, subject: auth.subject });
-    },
-
-    async registerPushToken(
-      subject: string,
-      input: { token: string; platform: PushPlatform; is_sandbox: boolean },
-    ) {
-      const user = await requireUser(subject);
-      const row = await repo.upsertPushToken(user.id, {
-        token: input.token,
-        platform: input.platform,
-        isSandbox: input.is_sandbox,
-      });
-      return toPushToken(row);
-    },
-
-    async disablePushToken(subject: string, token: string, platform: PushPlatform) {
-      const user = await requireUser(subject);
-      const row = await repo.disablePushToken(user.id, token, platform);
-      if (!row) throw userErrors.pushTokenNotFound();
-      return toPushToken(row);
-    },
-
-    async verifyPushToken(subject: string, token: string, platform: PushPlatform) {
-      const user = await repo.findBySubject(subject);
-      if (!user) return { isValid: false };
-      const row = await repo.findPushToken(user.id, token, platform);
-      return { isValid: row?.enabled === true };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { endpoints } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
 import { route, type AccessGuards } from '../../platform/http/route.js';
-import type { SignupService } from '../signup/signup.service.js';
+import type { SignupService } from './signup.service.js';
 
 /** The operator's calls behind `npm run admin`. */
 export function registerAdminRoutes(

@@ -1,7 +1,7 @@
-import type { ChatMessage } from '@homesitter/contract';
-import type { ActivityRow } from '../activities/activities.repository.js';
-import type { AlertsRepository } from './alerts.repository.js';
-import type { ActivityMedia } from './alert-message.js';
+import type { Activity, ChatMessage } from '@homesitter/contract';
+import type { ActivityRow } from './activities.repository.js';
+
+type ActivityMedia = Pick<Activity, 'thumbnail_image_url' | 'video_url' | 'hls_url'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,7 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * exists; one query per page. An attachment of a deleted activity keeps its old (expired) URLs.
  */
 export function createAttachmentRefresher(deps: {
-  repo: Pick<AlertsRepository, 'findActivities'>;
+  /** The user's activities of these ids (those that still exist). */
+  repo: { findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> };
   media(activity: ActivityRow): Promise<ActivityMedia>;
 }) {
   return async function refresh(userId: string, messages: ChatMessage[]): Promise<ChatMessage[]> {

@@ -1,7 +1,7 @@
 import type { ChatMessage, VideoAttachment } from '@homesitter/contract';
 import { describe, expect, it } from 'vitest';
-import type { ActivityRow } from '../activities/activities.repository.js';
-import { createAttachmentRefresher } from './attachments.js';
+import type { ActivityRow } from './activities.repository.js';
+import { createAttachmentRefresher } from './activities.attachments.js';
 
 const KEPT = '11111111-1111-4111-8111-111111111111';
 const GONE = '22222222-2222-4222-8222-222222222222';

@@ -1,0 +1,99 @@
+import { roundedExpiry } from '../../adapters/storage/storage.js';
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import type { CamerasApi } from '../cameras/cameras.module.js';
+import type { MediaApi } from '../media/media.module.js';
+import type { RealtimeApi } from '../realtime/realtime.module.js';
+import { createAttachmentRefresher } from './activities.attachments.js';
+import { createActivityFindingsRepository } from './activities.findings.repository.js';
+import { createActivityMedia } from './activities.media.js';
+import { createUploadProcessor } from './activities.processing.js';
+import { createActivityRenderer } from './activities.render.js';
+import { createActivitiesRepository, type ActivityRef, type ActivityRow } from './activities.repository.js';
+import { registerActivityRoutes } from './activities.routes.js';
+import { createActivitiesService } from './activities.service.js';
+import { registerActivityWorkers, scheduleActivityJobs } from './activities.workers.js';
+
+// What other modules may use besides the API: rules and errors they share.
+export { ephemeralUntil } from './activities.amnesia.js';
+
+export interface ActivitiesNeeds {
+  cameras: Pick<CamerasApi, 'arrivals'>;
+  media: Pick<MediaApi, 'signer' | 'ffmpeg' | 'reportMissing'>;
+  realtime: Pick<RealtimeApi, 'publish'>;
+}
+
+/**
+ * Camera events: stored uploads become activities (`ingest.process-upload`, or handed over directly on the
+ * embedded database), which are listed, played, deleted and purged after RETENTION_DAYS.
+ */
+export function createActivitiesModule(context: ModuleContext, needs: ActivitiesNeeds) {
+  const { config, log, storage, events, jobs } = context;
+  const repo = createActivitiesRepository(context.database.db);
+  const findings = createActivityFindingsRepository(context.database.db);
+  const renderer = createActivityRenderer({
+    storage,
+    // Playlists always go through the media route, which signs their segments (filesystem or S3).
+    signPlaylist: (key, ttl) => needs.media.signer.url(key, roundedExpiry(ttl)),
+    urlTtlSeconds: config.MEDIA_URL_TTL,
+    now: () => new Date(),
+  });
+  const activities = createActivitiesService({
+    repo,
+    renderer,
+    storage,
+    events,
+    retentionDays: config.RETENTION_DAYS,
+    log,
+  });
+  const processor = createUploadProcessor({
+    repo,
+    cameras: needs.cameras.arrivals,
+    media: createActivityMedia({
+      storage,
+      ffmpeg: needs.media.ffmpeg,
+      onToolMissing: needs.media.reportMissing,
+    }),
+    storage,
+    jobs,
+    events,
+    renderer,
+    publish: (userId, event) => needs.realtime.publish(userId, 'ActivityCreated', event),
+    billingEnabled: config.BILLING_ENABLED,
+    aloneConcurrency: config.INGEST_WORKERS,
+    // Whatever became of it: ingest's backlog of acknowledged uploads counts on hearing it.
+    onSettled: (uploadId) => void events.emit('upload.settled', { uploadId }),
+    log,
+  });
+  return {
+    api: {
+      /** Processes one upload now, as its job would (the embedded hand-over, tools and tests). */
+      processUpload: (uploadId: string) => processor.process(uploadId),
+      /** Billing: a subscription became active; the user's uploads held in the last 24 h are processed now. */
+      releaseHeld: (userId: string) => processor.releaseHeld(userId),
+      /** Deletes activities with their media (e.g. short-lived ones kept only for an alert). */
+      deleteActivities: (refs: ActivityRef[]) => activities.deleteActivities(refs),
+      /** An activity as the API shows it, with fresh signed URLs. */
+      render: (row: ActivityRow) => renderer.render(row),
+      /** Chat history's clips get fresh signed URLs (signed URLs expire; history is read for weeks). */
+      refreshAttachments: createAttachmentRefresher({ repo, media: (row) => renderer.render(row) }),
+      // What the analysis and the alerts write on an activity (`activities` and `activity_faces` are this
+      // module's tables): activities.findings.repository.ts.
+      /** The analysis' findings, and the activity's faces unless they are null (amnesia), in one transaction. */
+      saveAnalysis: findings.saveAnalysis.bind(findings),
+      /** Amnesia mode switched on since the activity was made: kept only for its alert, until then. */
+      markEphemeral: findings.markEphemeral.bind(findings),
+      /** Which alert the activity belongs to (60 s coalescing), decided under a lock on its camera. */
+      claimAlert: findings.claimAlert.bind(findings),
+      /** A correction names (or un-names) one of the activity's faces. */
+      setFaceMemory: findings.setFaceMemory.bind(findings),
+      /** A correction's recognised memories and sentences. */
+      updateRecognition: findings.updateRecognition.bind(findings),
+      /** The language model's richer sentences. */
+      updateDescriptions: findings.updateDescriptions.bind(findings),
+    },
+    routes: (app, { guards }) => registerActivityRoutes(app, { activities, guards }),
+    workers: (jobs) => registerActivityWorkers(jobs, { processor, activities }),
+    schedule: scheduleActivityJobs,
+  } satisfies AppModule<unknown>;
+}
+export type ActivitiesApi = ReturnType<typeof createActivitiesModule>['api'];

@@ -1,0 +1,55 @@
+import type { VisionEngine } from '../../adapters/vision/vision.js';
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import type { ActivitiesApi } from '../activities/activities.module.js';
+import type { AlertsApi } from '../alerts/alerts.module.js';
+import type { MediaApi } from '../media/media.module.js';
+import type { RecognitionApi } from '../recognition/recognition.module.js';
+import { recognitionRules } from '../recognition/recognition.module.js';
+import { createActivityFrames } from './activity-frames.js';
+import { registerAnalysisWorker } from './analysis.jobs.js';
+import { createAnalysisRepository } from './analysis.repository.js';
+import { createAnalysisService } from './analysis.service.js';
+
+export interface AnalysisNeeds {
+  vision: VisionEngine;
+  media: Pick<MediaApi, 'extractFrames' | 'reportMissing'>;
+  recognition: Pick<RecognitionApi, 'listForUser'>;
+  activities: Pick<ActivitiesApi, 'saveAnalysis' | 'markEphemeral'>;
+  alerts: Pick<AlertsApi, 'alertFor'>;
+  /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
+  enabled: boolean;
+}
+
+/**
+ * The AI's look at every activity (`activity.analyse`, sent with the activity): frames of its media go
+ * through the vision engine, faces, vehicles and animals are recognised, and alerts decide what to tell.
+ */
+export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeeds) {
+  const { config, log } = context;
+  const analysis = createAnalysisService({
+    repo: createAnalysisRepository(context.database.db),
+    activities: needs.activities,
+    vision: needs.vision,
+    frames: createActivityFrames({
+      storage: context.storage,
+      extractFrames: needs.media.extractFrames,
+      maxBytes: config.INGEST_MAX_BYTES,
+      onToolMissing: needs.media.reportMissing,
+      log,
+    }),
+    recognition: recognitionRules,
+    faceExamples: needs.recognition,
+    alerts: needs.alerts,
+    log,
+  });
+  return {
+    api: undefined,
+    workers: (jobs) =>
+      registerAnalysisWorker(jobs, {
+        analysis: needs.enabled ? analysis : undefined,
+        concurrency: config.AI_CONCURRENCY,
+      }),
+    // Closed last of all, after the jobs that use it have drained.
+    close: () => needs.vision.close(),
+  } satisfies AppModule<undefined>;
+}

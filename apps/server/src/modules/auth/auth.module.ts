@@ -1,0 +1,62 @@
+import type { Mailer } from '../../adapters/mail/mailer.js';
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import { createRateLimiter } from '../../platform/rate-limiter.js';
+import { createAdminGuard } from './admin.guard.js';
+import type { SignupApi } from '../signup/signup.module.js';
+import { createAccessGuards } from './auth.guard.js';
+import { createAuthRepository } from './auth.repository.js';
+import { registerAuthRoutes } from './auth.routes.js';
+import { createAuthService } from './auth.service.js';
+import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './tokens.js';
+
+// What other modules may use besides the API: rules and errors they share.
+export { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
+
+export interface AuthNeeds {
+  signup: SignupApi;
+  mailer: Mailer;
+  signingKey: SigningKey;
+  adminToken: string;
+  /** Sign-in attempts per email address in 15 minutes. */
+  signInPerEmail: number;
+}
+
+/**
+ * Our own identity provider (sign-up, sign-in, verification, password reset, tokens) and the access guards
+ * every route is behind; ID tokens of an external issuer (`AUTH_JWKS_URL`) are accepted beside ours.
+ */
+export async function createAuthModule(context: ModuleContext, needs: AuthNeeds) {
+  const { config, log } = context;
+  const auth = createAuthService({
+    repo: createAuthRepository(context.database.db),
+    signIdToken: createIdTokenSigner(needs.signingKey, config.PUBLIC_URL),
+    mailer: needs.mailer,
+    publicUrl: config.PUBLIC_URL,
+    isSignupEnabled: () => needs.signup.isEnabled(),
+    isVerificationExempt: (email) => config.VERIFICATION_EXEMPT_EMAILS.includes(email),
+    signInLimiter: createRateLimiter({ max: needs.signInPerEmail, windowMs: 15 * 60_000 }),
+    log,
+  });
+  const guards = createAccessGuards({
+    verify: await createTokenVerifier(
+      needs.signingKey,
+      config.PUBLIC_URL,
+      config.AUTH_JWKS_URL && config.AUTH_ISSUER
+        ? { jwksUrl: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }
+        : undefined,
+    ),
+    exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
+    isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
+    admin: createAdminGuard(needs.adminToken),
+  });
+  return {
+    api: {
+      guards,
+      /** Forgets a local sign-in identity (its account deleted). */
+      deleteIdentity: (identityId: string) => auth.deleteIdentity(identityId),
+    },
+    routes: (app, { rateLimit }) =>
+      registerAuthRoutes(app, { auth, guards, signingKey: needs.signingKey, rateLimit }),
+  } satisfies AppModule<unknown>;
+}
+export type AuthApi = Awaited<ReturnType<typeof createAuthModule>>['api'];

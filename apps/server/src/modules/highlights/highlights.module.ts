@@ -1,0 +1,48 @@
+import type { Llm } from '../../adapters/llm/llm.js';
+import { roundedExpiry } from '../../adapters/storage/storage.js';
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import type { MediaApi } from '../media/media.module.js';
+import { createSignedUrlCache } from '../media/media.module.js';
+import type { UsersApi } from '../users/users.module.js';
+import { registerHighlightsWorkers, scheduleHighlightsJobs } from './highlights.jobs.js';
+import { createHighlightsRepository } from './highlights.repository.js';
+import { registerHighlightsRoutes } from './highlights.routes.js';
+import { createHighlightsService } from './highlights.service.js';
+import { createHighlightsWriter } from './highlights.writer.js';
+import { createLlmSummarizer } from './llm-summary.js';
+
+export interface HighlightsNeeds {
+  users: Pick<UsersApi, 'getProfile'>;
+  media: Pick<MediaApi, 'signer'>;
+  llm: Llm | undefined;
+}
+
+/** Hourly and daily highlights of each property (written by jobs at :05 and :10), and their API. */
+export function createHighlightsModule(context: ModuleContext, needs: HighlightsNeeds) {
+  const { config, log, storage } = context;
+  const { signer } = needs.media;
+  const repo = createHighlightsRepository(context.database.db);
+  const signed = (sign: (key: string, ttl: number) => Promise<string> | string) =>
+    createSignedUrlCache({ sign, urlTtlSeconds: config.MEDIA_URL_TTL, now: () => new Date() }).url;
+  const highlights = createHighlightsService({
+    repo,
+    users: needs.users,
+    media: {
+      file: signed((key, ttl) => storage.signedUrl(key, ttl)),
+      playlist: signed((key, ttl) => signer.url(key, roundedExpiry(ttl))),
+    },
+  });
+  const writer = createHighlightsWriter({
+    repo,
+    log,
+    summarizer: needs.llm && createLlmSummarizer({ llm: needs.llm, log }),
+  });
+  return {
+    /** The jobs' work, for in-process callers (tests, backfills). */
+    api: writer,
+    routes: (app, { guards }) => registerHighlightsRoutes(app, { highlights, guards }),
+    workers: (jobs) => registerHighlightsWorkers(jobs, { writer }),
+    schedule: scheduleHighlightsJobs,
+  } satisfies AppModule<unknown>;
+}
+export type HighlightsApi = ReturnType<typeof createHighlightsModule>['api'];

@@ -1,0 +1,75 @@
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import type { CamerasApi } from '../cameras/cameras.module.js';
+import { createBacklogGate } from './ingest.backlog.js';
+import { registerIngestWorkers, scheduleIngestJobs } from './ingest.jobs.js';
+import { createIngestRepository } from './ingest.repository.js';
+import { registerIngestRoutes } from './ingest.routes.js';
+import { startIngestServers, type IngestServerPorts } from './ingest.servers.js';
+import { createIngestService } from './ingest.service.js';
+
+// What other modules may use besides the API: rules and errors they share.
+/** Counts a dropped or held upload in `ingest_counters`, on the caller's transaction (activities). */
+export { countIngestEvent, type IngestCounterReason } from './ingest.repository.js';
+/**
+ * The statements that move an upload on (processed, dropped, held, failed, released, deleted): `uploads` is
+ * the ingest's table, and the processing (activities) runs them on its own transaction.
+ */
+export {
+  deleteUploadRows,
+  finishPendingUpload,
+  markUploadsProcessed,
+  releaseHeldUploads,
+  type UploadRow,
+} from './ingest.repository.js';
+
+export interface IngestNeeds {
+  cameras: Pick<CamerasApi, 'verifyUploadLogin'>;
+  /**
+   * Embedded database only: processes a committed upload at once, in this process (activities). Its job is
+   * then the durable fallback (see ingest.service.ts `handOff`).
+   */
+  processNow?: (uploadId: string) => Promise<unknown>;
+}
+
+/**
+ * Camera ingest, receiving side: uploads by FTP and SMTP (servers started by main.ts) and HTTP are stored
+ * and committed with their `ingest.process-upload` job before the camera hears "received".
+ */
+export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
+  const { config, log, database, jobs } = context;
+  const { processNow } = needs;
+  const ingest = createIngestService({
+    repo: createIngestRepository(database.db),
+    database,
+    storage: context.storage,
+    jobs,
+    log,
+    dataDir: config.DATA_DIR,
+    maxBytes: config.INGEST_MAX_BYTES,
+    orphanAgeSeconds: config.INGEST_ORPHAN_AGE_SECONDS,
+    // Embedded only: there this process processes every upload it acknowledges (and hears when it is done).
+    backlog: processNow ? createBacklogGate({ limit: config.INGEST_MAX_PENDING }) : undefined,
+    handOff: processNow
+      ? (ids) => {
+          for (const id of ids)
+            processNow(id).catch((err: unknown) => {
+              log.warn({ err, uploadId: id }, 'camera upload not processed yet; its job will retry');
+            });
+        }
+      : undefined,
+  });
+  context.events.on('upload.settled', ({ uploadId }) => ingest.uploadSettled(uploadId));
+  const verify = needs.cameras.verifyUploadLogin;
+  return {
+    api: {
+      /** Starts the FTP and SMTP servers beside the HTTP API; `ports` replaces the configured ones (tests). */
+      startServers: (ports: IngestServerPorts = {}) =>
+        startIngestServers({ ingest, verify, log, config }, ports),
+    },
+    routes: (app, { guards }) =>
+      registerIngestRoutes(app, { ingest, verify, guards, maxBytes: config.INGEST_MAX_BYTES }),
+    workers: (jobs) => registerIngestWorkers(jobs, { ingest, log }),
+    schedule: scheduleIngestJobs,
+  } satisfies AppModule<unknown>;
+}
+export type IngestApi = ReturnType<typeof createIngestModule>['api'];
