@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { FtpSrv, type FileSystem, type FtpConnection } from 'ftp-srv';
 import type { Logger } from '../../platform/logger.js';
-import { createRateLimiter } from '../../platform/rate-limiter.js';
+import { createLoginFailures } from '../../platform/rate-limiter.js';
 import { cameraNameFromFtpPath } from './camera-name.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import type { IngestService } from './ingest.service.js';
@@ -226,7 +226,7 @@ const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === 
 export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpIngestServer> {
   const { log } = options;
   const publicAddress = passiveAddress(options.publicHost, log);
-  const loginAttempts = createRateLimiter({ max: 10, windowMs: 60_000 });
+  const failedLogins = createLoginFailures();
   const systems = new Map<string, CameraUploadFileSystem>();
 
   // ftp-srv quits the process on SIGTERM/SIGINT itself; the app drains it in order instead.
@@ -254,18 +254,19 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
 
   server.on('login', ({ connection, username, password }, resolve, reject) => {
     const ip = connection.ip;
-    if (loginAttempts.hit(ip) > 0) {
+    if (failedLogins.retryAfter(ip, username) > 0) {
       reject(new Error('Too many failed logins; try again in a minute'));
       return;
     }
     options.verify(username, password).then(
       (userId) => {
         if (!userId) {
+          failedLogins.failed(ip, username);
           log.info({ ip, username: username.slice(0, 40) }, 'FTP login refused');
           reject(new Error('Login incorrect'));
           return;
         }
-        loginAttempts.reset(ip);
+        failedLogins.succeeded(ip, username);
         const fs = new CameraUploadFileSystem(userId, options);
         systems.set(connection.id, fs);
         interceptFailedStorReply(connection, fs);

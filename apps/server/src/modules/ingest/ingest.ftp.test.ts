@@ -209,4 +209,35 @@ describe('FTP ingest', () => {
     const rows = (await uploadsOf(h.t, userId)).filter((r) => r.camera_name === 'Parallel');
     expect(rows).toHaveLength(12);
   });
+
+  it('takes 30 cameras behind one address signing in at once with the right login', async () => {
+    const jpeg = await smallJpeg();
+    const codes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        ftpClient(h.servers.ftpPort, login).then(async (c) => {
+          try {
+            return (await c.uploadFrom(bytes(jpeg), `/Router ${i}/x.jpg`)).code;
+          } finally {
+            c.close();
+          }
+        }),
+      ),
+    );
+    expect(codes.filter((code) => code === 226)).toHaveLength(30);
+    const rows = (await uploadsOf(h.t, userId)).filter((r) => r.camera_name.startsWith('Router '));
+    expect(rows).toHaveLength(30);
+  }, 60_000);
+
+  it('refuses a login guessed at ten times, and only that one: other logins from the address still work', async () => {
+    const guessed = (await userWithLogin(h.t)).login;
+    const attempt = (password: string) =>
+      ftpClient(h.servers.ftpPort, { ...guessed, password }).then((c) => c.close());
+    for (let i = 0; i < 10; i++) await expect(attempt(`wrong-${i}`)).rejects.toMatchObject({ code: 530 });
+    // Now even the right password waits for the minute to pass…
+    await expect(attempt(guessed.password)).rejects.toThrow(/Too many failed logins/);
+    // …while the other cameras of the same address go on uploading.
+    await withClient('passive', async (c) => {
+      expect((await c.uploadFrom(bytes(await smallJpeg()), '/Still/x.jpg')).code).toBe(226);
+    });
+  });
 });

@@ -69,6 +69,25 @@ describe('HTTP ingest: POST /api/ingest/events', () => {
     );
   });
 
+  it('takes 30 cameras behind one address posting at once with the right login', async () => {
+    const jpeg = await smallJpeg();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(form(`Router ${i}`, [{ name: 'x.jpg', bytes: jpeg }]))),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 30 }, () => 202));
+  });
+
+  it('answers 429 to a login guessed at ten times, and only to that one', async () => {
+    const guessed = (await userWithLogin(h.t)).login;
+    const attempt = async (password: string) =>
+      (await post(form('X', [{ name: 'a.jpg', bytes: await smallJpeg() }]), basic({ ...guessed, password })))
+        .status;
+    for (let i = 0; i < 10; i++) expect(await attempt(`wrong-${i}`)).toBe(401);
+    expect(await attempt(guessed.password)).toBe(429);
+    // Another camera of the same address is not held back by it.
+    expect((await post(form('Still', [{ name: 'a.jpg', bytes: await smallJpeg() }]))).status).toBe(202);
+  });
+
   it('answers 401 with a Basic challenge without or with wrong credentials, storing nothing', async () => {
     const before = (await uploadsOf(h.t, userId)).length;
     for (const auth of [null, basic({ ...login, password: 'nope' }), `Bearer ${login.password}`]) {

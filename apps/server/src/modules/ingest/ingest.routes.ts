@@ -3,7 +3,7 @@ import { ingestEndpoints as endpoints } from '@homesitter/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, commonErrors } from '../../platform/errors.js';
 import { route, type AccessGuards } from '../../platform/http/route.js';
-import { createRateLimiter } from '../../platform/rate-limiter.js';
+import { createLoginFailures } from '../../platform/rate-limiter.js';
 import { normalizeCameraName } from '../cameras/cameras.module.js';
 import { UploadRefusedError } from './ingest.errors.js';
 import type { IngestService, PreparedUpload } from './ingest.service.js';
@@ -58,7 +58,7 @@ export async function registerIngestRoutes(
   },
 ): Promise<void> {
   const { ingest } = deps;
-  const failedLogins = createRateLimiter({ max: 10, windowMs: 60_000 });
+  const failedLogins = createLoginFailures();
 
   async function basicAuth(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const challenge = () => {
@@ -66,19 +66,20 @@ export async function registerIngestRoutes(
       // The refused upload's body is not read; closing after the answer spares the camera sending it all.
       void reply.header('connection', 'close');
     };
-    const retryAfter = failedLogins.hit(req.ip);
-    if (retryAfter > 0) throw commonErrors.rateLimited(retryAfter);
     const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) {
       challenge();
       throw commonErrors.unauthenticated('Sign in with the camera upload login (HTTP Basic)');
     }
+    const retryAfter = failedLogins.retryAfter(req.ip, credentials.username);
+    if (retryAfter > 0) throw commonErrors.rateLimited(retryAfter);
     const userId = await deps.verify(credentials.username, credentials.password);
     if (!userId) {
+      failedLogins.failed(req.ip, credentials.username);
       challenge();
       throw commonErrors.unauthenticated('The camera upload login is not correct');
     }
-    failedLogins.reset(req.ip);
+    failedLogins.succeeded(req.ip, credentials.username);
     req.uploaderId = userId;
   }
 

@@ -109,6 +109,19 @@ describe('SMTP ingest', () => {
     ).rejects.toMatchObject({ responseCode: 535 });
   });
 
+  it('takes 30 cameras behind one address sending at once with the right login', async () => {
+    const jpeg = await smallJpeg();
+    const sent = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        send({
+          from: `"Router ${i}" <cam@example.com>`,
+          attachments: [{ filename: 'x.jpg', content: jpeg }],
+        }),
+      ),
+    );
+    expect(sent.filter((info) => /^250/.test(info.response))).toHaveLength(30);
+  }, 60_000);
+
   it('refuses a message over the size limit', async () => {
     const small = await startIngestHarness({ INGEST_MAX_BYTES: '20000' });
     try {

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../platform/logger.js';
-import { createRateLimiter } from '../../platform/rate-limiter.js';
+import { createLoginFailures } from '../../platform/rate-limiter.js';
 import { normalizeCameraName } from '../cameras/cameras.module.js';
 import { UploadRefusedError, type UploadRefusalReason } from './ingest.errors.js';
 import type { IngestService, PreparedUpload } from './ingest.service.js';
@@ -82,7 +82,7 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
   const { ingest, log, maxBytes } = options;
   const spoolDir = join(options.dataDir, 'ingest-spool');
   await mkdir(spoolDir, { recursive: true });
-  const loginAttempts = createRateLimiter({ max: 10, windowMs: 60_000 });
+  const failedLogins = createLoginFailures();
   const running = new Set<Promise<unknown>>();
   const tls = options.tls && {
     cert: readFileSync(options.tls.certFile),
@@ -167,18 +167,20 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
         return;
       }
       const ip = session.remoteAddress;
-      if (loginAttempts.hit(ip) > 0) {
+      const username = auth.username ?? '';
+      if (failedLogins.retryAfter(ip, username) > 0) {
         callback(smtpError(454, 'Too many failed logins; try again in a minute'));
         return;
       }
-      options.verify(auth.username ?? '', auth.password ?? '').then(
+      options.verify(username, auth.password ?? '').then(
         (userId) => {
           if (!userId) {
-            log.info({ ip, username: (auth.username ?? '').slice(0, 40) }, 'SMTP login refused');
+            failedLogins.failed(ip, username);
+            log.info({ ip, username: username.slice(0, 40) }, 'SMTP login refused');
             callback(smtpError(535, 'Authentication failed'));
             return;
           }
-          loginAttempts.reset(ip);
+          failedLogins.succeeded(ip, username);
           callback(null, { user: userId });
         },
         (err: unknown) => {
