@@ -118,6 +118,10 @@ export const activitySummarySchema = z.object({
 });
 export type ActivitySummary = z.infer<typeof activitySummarySchema>;
 
+/** The days `GET activity-summaries` answers for. */
+export const SUMMARY_DATE_MIN = '2000-01-01';
+export const SUMMARY_DATE_MAX = '2999-12-31';
+
 export const activitySummariesQuerySchema = z.strictObject({
   date: z
     .string({ message: 'date is required (YYYY-MM-DD)' })
@@ -128,5 +132,9 @@ export const activitySummariesQuerySchema = z.strictObject({
       {
         message: 'date is not a calendar day',
       },
-    ),
+    )
+    // Highlights exist only for days the product can have seen; beyond, dates stop being timestamps.
+    .refine((d) => d >= SUMMARY_DATE_MIN && d <= SUMMARY_DATE_MAX, {
+      message: `date must be between ${SUMMARY_DATE_MIN} and ${SUMMARY_DATE_MAX}`,
+    }),
 });
