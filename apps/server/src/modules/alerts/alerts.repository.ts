@@ -108,14 +108,6 @@ export function createAlertsRepository(db: Db) {
       return row;
     },
 
-    async findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> {
-      if (activityIds.length === 0) return [];
-      return db
-        .select()
-        .from(activities)
-        .where(and(eq(activities.userId, userId), inArray(activities.id, activityIds)));
-    },
-
     async facesOf(userId: string, activityId: string): Promise<ActivityFaceRow[]> {
       return db
         .select()
