@@ -159,6 +159,7 @@ export async function createServer(deps: AppDeps) {
     jobs,
     modules: {
       activities: activities.api,
+      auth: auth.api,
       chat: chat.api,
       highlights: highlights.api,
       ingest: ingest.api,

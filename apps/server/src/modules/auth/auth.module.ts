@@ -52,11 +52,15 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
   return {
     api: {
       guards,
+      /** Resolves when the password resets asked for so far have mailed their codes (tests). */
+      resetsSettled: () => auth.settled(),
       /** Forgets a local sign-in identity (its account deleted). */
       deleteIdentity: (identityId: string) => auth.deleteIdentity(identityId),
     },
     routes: (app, { rateLimit }) =>
       registerAuthRoutes(app, { auth, guards, signingKey: needs.signingKey, rateLimit }),
+    // The mailer is closed after the app: resets under way send their mail first.
+    close: () => auth.settled(),
   } satisfies AppModule<unknown>;
 }
 export type AuthApi = Awaited<ReturnType<typeof createAuthModule>>['api'];

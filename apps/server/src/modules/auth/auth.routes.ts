@@ -77,7 +77,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     guards,
     endpoints.forgotPassword,
     async (req) => {
-      await auth.forgotPassword(req.body.email);
+      auth.forgotPassword(req.body.email);
       return { success: true as const };
     },
     limited,

@@ -45,6 +45,22 @@ export interface SignUpInput {
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, mailer, log } = deps;
   const now = deps.now ?? (() => new Date());
+  /** Password resets under way after their answer went out (`settled` waits for them). */
+  const resets = new Set<Promise<void>>();
+
+  async function mailResetCode(email: string): Promise<void> {
+    const identity = await repo.findIdentityByEmail(email);
+    if (!identity) return;
+    const code = newOpaqueToken(24);
+    await repo.insertCode({
+      identityId: identity.id,
+      purpose: 'reset_password',
+      codeHash: code.hash,
+      expiresAt: new Date(now().getTime() + RESET_CODE_TTL_MS),
+    });
+    const link = `${deps.publicUrl}/forgot-password?code=${encodeURIComponent(code.value)}`;
+    await mailer.send(passwordResetMail(languageOf(identity), identity.email, link));
+  }
 
   async function issueSession(identity: Identity, familyId: string = randomUUID()): Promise<AuthSession> {
     const refresh = newOpaqueToken();
@@ -167,23 +183,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repo.markEmailVerified(identityId);
     },
 
-    async forgotPassword(email: string): Promise<void> {
-      const identity = await repo.findIdentityByEmail(email);
-      // Same answer whether or not the account exists: no account enumeration.
-      if (!identity) return;
-      const code = newOpaqueToken(24);
-      await repo.insertCode({
-        identityId: identity.id,
-        purpose: 'reset_password',
-        codeHash: code.hash,
-        expiresAt: new Date(now().getTime() + RESET_CODE_TTL_MS),
-      });
-      const link = `${deps.publicUrl}/forgot-password?code=${encodeURIComponent(code.value)}`;
-      try {
-        await mailer.send(passwordResetMail(languageOf(identity), identity.email, link));
-      } catch (err) {
-        log.error({ err, uid: identity.id }, 'password reset mail failed');
-      }
+    /**
+     * Same answer, in the same time, whether or not the account exists (no account enumeration): the
+     * lookup, the code and the mail happen after the answer.
+     */
+    forgotPassword(email: string): void {
+      const work = mailResetCode(email)
+        .catch((err: unknown) => log.error({ err }, 'password reset mail failed'))
+        .finally(() => resets.delete(work));
+      resets.add(work);
+    },
+
+    /** Resolves when every password reset asked for so far is done (tests, shutdown). */
+    async settled(): Promise<void> {
+      while (resets.size > 0) await Promise.all(resets);
     },
 
     async resetPassword(code: string, password: string): Promise<void> {
