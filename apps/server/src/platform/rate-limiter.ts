@@ -74,4 +74,3 @@ export function createLoginFailures(
     },
   };
 }
-export type LoginFailures = ReturnType<typeof createLoginFailures>;

@@ -11,8 +11,6 @@ import type { ActivityRenderer } from './activities.render.js';
 import type { ActivitiesRepository, UploadOwner, UploadRow } from './activities.repository.js';
 import { createUploadRounds, type RoundItem, type UploadOutcome } from './activities.rounds.js';
 
-export { GROUPING_WINDOW_MS };
-export type { UploadOutcome };
 /** Snapshots a round takes at most (a larger round waits longer for its slowest thumbnail). */
 export const MAX_ROUND = 32;
 /** `ingest.process-upload` jobs claimed at once: a round's worth running and the next one gathering. */

@@ -45,4 +45,3 @@ export function createHighlightsModule(context: ModuleContext, needs: Highlights
     schedule: scheduleHighlightsJobs,
   } satisfies AppModule<unknown>;
 }
-export type HighlightsApi = ReturnType<typeof createHighlightsModule>['api'];

@@ -72,4 +72,3 @@ export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
     schedule: scheduleIngestJobs,
   } satisfies AppModule<unknown>;
 }
-export type IngestApi = ReturnType<typeof createIngestModule>['api'];
