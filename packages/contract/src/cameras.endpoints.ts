@@ -2,6 +2,7 @@ import {
   addCameraRequestSchema,
   associateAllMemoriesResponseSchema,
   cameraDetailSchema,
+  cameraLiveSchema,
   cameraNameParamsSchema,
   cameraSchema,
   cameraSettingsPatchSchema,
@@ -45,6 +46,23 @@ export const camerasEndpoints = defineEndpoints({
     tags: ['cameras'],
     params: cameraNameParamsSchema,
     response: okEnvelope(cameraDetailSchema),
+  },
+  configureCamera: {
+    ...apiRoutes.configureCamera,
+    summary:
+      'Configure a stream camera again (a failed one, or after its address changed): answers at once with ' +
+      'status configuring; the result follows over realtime (CamerasChanged) and in the camera',
+    tags: ['cameras'],
+    params: cameraNameParamsSchema,
+    response: camera,
+    successStatus: 202,
+  },
+  getCameraLive: {
+    ...apiRoutes.getCameraLive,
+    summary: 'Signed, expiring URLs of the live view (stream cameras) or the latest snapshot (upload cameras)',
+    tags: ['cameras'],
+    params: cameraNameParamsSchema,
+    response: okEnvelope(cameraLiveSchema),
   },
   updateCamera: {
     ...apiRoutes.updateCamera,

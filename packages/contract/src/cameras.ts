@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import {
+  CAMERA_CONFIGURATION_ERRORS,
   CAMERA_CONFIGURATION_STATUSES,
+  CAMERA_CONNECTION_TYPES,
   CAMERA_NAME_MAX,
+  CAMERA_STREAM_STATUSES,
+  MOTION_SENSITIVITY_MAX,
+  MOTION_SENSITIVITY_MIN,
   CAMERA_NOTES_MAX,
   SITE_NAME_MAX,
 } from './cameras.runtime.js';
@@ -9,6 +14,69 @@ import { MESSAGES } from './messages.js';
 
 export const cameraConfigurationStatusSchema = z.enum(CAMERA_CONFIGURATION_STATUSES);
 export type CameraConfigurationStatus = z.infer<typeof cameraConfigurationStatusSchema>;
+export const cameraConnectionTypeSchema = z.enum(CAMERA_CONNECTION_TYPES);
+export const cameraStreamStatusSchema = z.enum(CAMERA_STREAM_STATUSES);
+const configurationErrorCodes = Object.keys(CAMERA_CONFIGURATION_ERRORS) as [
+  keyof typeof CAMERA_CONFIGURATION_ERRORS,
+  ...(keyof typeof CAMERA_CONFIGURATION_ERRORS)[],
+];
+export const cameraConfigurationErrorCodeSchema = z.enum(configurationErrorCodes);
+
+// Text a camera's owner types: no control characters (PostgreSQL refuses NUL; the rest are never meant).
+const noControl = (label: string) =>
+  z.string().refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), {
+    message: `${label} must not contain control characters`,
+  });
+
+const streamUsername = noControl('username').pipe(z.string().max(128, 'At most 128 characters'));
+const streamPassword = noControl('password').pipe(z.string().max(256, 'At most 256 characters'));
+
+/** A hostname or an IP address (v4, or v6 with or without brackets): no scheme, path or port. */
+const hostSchema = z
+  .string({ error: 'host is required' })
+  .trim()
+  .min(1, 'host is required')
+  .max(253, 'host is at most 253 characters')
+  .regex(
+    /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?)$/,
+    'host must be a hostname or an IP address, without scheme or path',
+  );
+
+const rtspUrlSchema = z
+  .string({ error: 'url is required' })
+  .trim()
+  .max(2048, 'url is at most 2048 characters')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'rtsp:' || u.protocol === 'rtsps:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'url must be an rtsp:// or rtsps:// address, e.g. rtsp://192.168.1.20:554/stream1');
+
+/** How a stream camera is reached (`POST /api/users/cameras` `connection`). Upload cameras send `upload`. */
+export const cameraConnectionInputSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('upload') }),
+    z.strictObject({
+      type: z.literal('rtsp'),
+      url: rtspUrlSchema,
+      username: streamUsername.optional(),
+      password: streamPassword.optional(),
+    }),
+    z.strictObject({
+      type: z.literal('onvif'),
+      host: hostSchema,
+      port: z.number().int().min(1, 'port is 1 to 65535').max(65535, 'port is 1 to 65535').optional(),
+      username: streamUsername,
+      password: streamPassword,
+    }),
+  ],
+  { error: 'connection.type must be upload, rtsp or onvif' },
+);
+export type CameraConnectionInput = z.input<typeof cameraConnectionInputSchema>;
 
 /**
  * A camera name as typed. Emptiness is checked by the server after trimming so that the answer is exactly
@@ -37,6 +105,12 @@ export const cameraSettingsPatchSchema = z.strictObject({
   is_facial_recognition_enabled: z.boolean().optional(),
   username: credentialValue.optional(),
   password: credentialValue.optional(),
+  motion_sensitivity: z
+    .number()
+    .int('motion_sensitivity is a whole number')
+    .min(MOTION_SENSITIVITY_MIN, `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`)
+    .max(MOTION_SENSITIVITY_MAX, `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`)
+    .optional(),
 });
 export type CameraSettingsPatch = z.input<typeof cameraSettingsPatchSchema>;
 
@@ -47,6 +121,7 @@ export const cameraSettingsSchema = z.object({
   is_muted: z.boolean(),
   is_facial_recognition_enabled: z.boolean(),
   has_credentials: z.boolean().describe('Whether a camera login is stored (the detail call shows it)'),
+  motion_sensitivity: z.number().int().describe('Stream cameras: 1 (large movement only) to 10 (the smallest)'),
 });
 export type CameraSettings = z.infer<typeof cameraSettingsSchema>;
 
@@ -59,9 +134,37 @@ export const cameraSchema = z.object({
   removed_date_time_utc: z.string().nullable(),
   last_activity_date_time_utc: z.string().nullable(),
   configuration_status: cameraConfigurationStatusSchema,
+  connection_type: cameraConnectionTypeSchema,
+  configuration_error: z.string().nullable().describe('Why configuration failed, in words (failed only)'),
+  configuration_error_code: cameraConfigurationErrorCodeSchema.nullable(),
+  stream_status: cameraStreamStatusSchema.nullable().describe('Stream cameras only; null for upload cameras'),
+  stream_error: z.string().nullable().describe('Why the stream is reconnecting, while it is'),
+  snapshot_url: z
+    .string()
+    .nullable()
+    .describe('Signed URL of the latest frame (stream cameras) or newest activity thumbnail (upload cameras)'),
+  snapshot_date_time_utc: z.string().nullable(),
   created_at: z.string(),
 });
 export type Camera = z.infer<typeof cameraSchema>;
+
+/** What the owner's detail view shows of a stream camera's connection; never its password. */
+export const cameraConnectionSummarySchema = z.object({
+  type: z.enum(['rtsp', 'onvif']),
+  url: z.string().nullable().describe('RTSP: the address without its login'),
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  username: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  model: z.string().nullable(),
+  motion_source: z.enum(['onvif', 'frames']).nullable().describe('ONVIF motion events, or frame differencing'),
+  video: z
+    .object({ codec: z.string(), width: z.number().int(), height: z.number().int() })
+    .nullable()
+    .describe('The recorded (main) stream'),
+  has_audio: z.boolean(),
+});
+export type CameraConnectionSummary = z.infer<typeof cameraConnectionSummarySchema>;
 
 /** The owner's detail view: the settings carry the camera's own login, decrypted. */
 export const cameraDetailSchema = cameraSchema.extend({
@@ -69,6 +172,7 @@ export const cameraDetailSchema = cameraSchema.extend({
     username: z.string().nullable(),
     password: z.string().nullable(),
   }),
+  connection: cameraConnectionSummarySchema.nullable(),
 });
 export type CameraDetail = z.infer<typeof cameraDetailSchema>;
 
@@ -78,6 +182,7 @@ export const addCameraRequestSchema = z.strictObject({
   name: cameraNameInputSchema,
   site_uuid: z.uuid('site_uuid must be a UUID').nullable().optional(),
   settings: cameraSettingsPatchSchema.optional(),
+  connection: cameraConnectionInputSchema.optional(),
 });
 export type AddCameraRequest = z.input<typeof addCameraRequestSchema>;
 
@@ -135,3 +240,23 @@ export const cameraUploadCredentialsSchema = z.object({
   ftp_port: z.number().int(),
 });
 export type CameraUploadCredentials = z.infer<typeof cameraUploadCredentialsSchema>;
+
+/**
+ * `GET /api/users/cameras/{name}/live`: what the player needs. Stream cameras: a WebSocket of fMP4 fragments
+ * for Media Source Extensions and an HLS playlist as the fallback, both signed and expiring. Upload cameras
+ * (`mode: snapshot`): their latest snapshot and its time.
+ */
+export const cameraLiveSchema = z.object({
+  camera_name: z.string(),
+  connection_type: cameraConnectionTypeSchema,
+  mode: z.enum(['stream', 'snapshot']),
+  stream_status: cameraStreamStatusSchema.nullable(),
+  mse_url: z.string().nullable().describe('WebSocket path: the init segment, then fMP4 fragments'),
+  hls_url: z.string().nullable().describe('HLS playlist path (fMP4 segments)'),
+  mime_type: z.string().nullable().describe('For MediaSource.isTypeSupported, e.g. video/mp4; codecs="avc1.64001f"'),
+  has_audio: z.boolean(),
+  snapshot_url: z.string().nullable(),
+  snapshot_date_time_utc: z.string().nullable(),
+  expires_at: z.string(),
+});
+export type CameraLive = z.infer<typeof cameraLiveSchema>;

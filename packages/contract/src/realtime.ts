@@ -27,7 +27,18 @@ export const activityCreatedEventSchema = z.object({
 });
 export type ActivityCreatedEvent = z.infer<typeof activityCreatedEventSchema>;
 
-export const camerasChangedEventSchema = z.object({ reason: z.string().optional() });
+/**
+ * The user's cameras changed: the client refetches its list. `camera_name` and the statuses are set when one
+ * stream camera's configuration or stream moved on (configuring → configured | failed, reconnecting…), so an
+ * add-camera screen can follow it without a refetch.
+ */
+export const camerasChangedEventSchema = z.object({
+  reason: z.string().optional(),
+  camera_name: z.string().optional(),
+  configuration_status: z.enum(['pending', 'configuring', 'configured', 'failed']).optional(),
+  configuration_error: z.string().nullable().optional(),
+  stream_status: z.enum(['connecting', 'streaming', 'reconnecting', 'private', 'stopped']).nullable().optional(),
+});
 export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
 
 /**

@@ -73,6 +73,8 @@ export const apiRoutes = {
   listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },
   addCamera: { method: 'POST', path: '/api/users/cameras', access: 'verified' },
   getCamera: { method: 'GET', path: '/api/users/cameras/:name', access: 'verified' },
+  configureCamera: { method: 'POST', path: '/api/users/cameras/:name/configure', access: 'verified' },
+  getCameraLive: { method: 'GET', path: '/api/users/cameras/:name/live', access: 'verified' },
   updateCamera: { method: 'POST', path: '/api/users/update-camera', access: 'verified' },
   updateCameraSettings: { method: 'PUT', path: '/api/cameras/:name/settings', access: 'verified' },
   renameCamera: { method: 'POST', path: '/api/users/update-camera-name', access: 'verified' },
