@@ -16,6 +16,8 @@ import { createNotificationsModule } from './modules/notifications/notifications
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
 import { createRecognitionModule } from './modules/recognition/recognition.module.js';
+import { createStreamsModule } from './modules/streams/streams.module.js';
+import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
 import { createSignupModule } from './modules/signup/signup.module.js';
 import { createSitesModule } from './modules/sites/sites.module.js';
 import { createUsersModule } from './modules/users/users.module.js';
@@ -36,6 +38,8 @@ export interface AppDeps extends Adapters {
   chatAnswers?: boolean;
   /** Whether new activities get the AI's analysis (default); tests of what processing itself stores turn it off. */
   analysis?: boolean;
+  /** Stands in for the stream cameras' ffmpeg pipes (tests of the streams module's rules). */
+  createStreamPipe?: CameraPipeFactory;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -94,6 +98,13 @@ export async function createServer(deps: AppDeps) {
     cameras: cameras.api,
     processNow: database.kind === 'pglite' ? activities.api.processUpload : undefined,
   });
+  // Stream cameras make the same uploads a camera would send, so they are built after the ingest.
+  const streams = createStreamsModule(context, {
+    cameras: cameras.api,
+    ingest: ingest.api,
+    media: media.api,
+    createPipe: deps.createStreamPipe,
+  });
   const chat = createChatModule(context, {
     caches,
     realtime: realtime.api,
@@ -130,7 +141,7 @@ export async function createServer(deps: AppDeps) {
   // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, chat, alerts, analysis, assistant, highlights],
+    ...[activities, ingest, streams, chat, alerts, analysis, assistant, highlights],
   ];
   registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
   const http = {
@@ -167,6 +178,7 @@ export async function createServer(deps: AppDeps) {
       notifications: notifications.api,
       realtime: realtime.api,
       recognition: recognition.api,
+      streams: streams.api,
     },
   };
 }

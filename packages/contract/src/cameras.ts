@@ -193,6 +193,9 @@ export const updateCameraRequestSchema = z.strictObject({
   site_uuid: z.uuid('site_uuid must be a UUID').nullable().optional(),
   removed_date_time_utc: isoDateTime.nullable().optional(),
   configuration_status: cameraConfigurationStatusSchema.optional(),
+  connection: cameraConnectionInputSchema
+    .optional()
+    .describe('A new address or login of a stream camera (configured again), or `upload` to stop pulling it'),
 });
 export type UpdateCameraRequest = z.input<typeof updateCameraRequestSchema>;
 

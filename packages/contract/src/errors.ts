@@ -42,6 +42,11 @@ export const ERROR_CODES = [
   'camera.name_taken',
   'camera.not_found',
   'camera.facial_recognition_disabled',
+  'camera.network_not_allowed',
+  'camera.not_stream_camera',
+  'live.signature_invalid',
+  'live.signature_expired',
+  'live.not_streaming',
   'site.not_found',
   'activity.not_found',
 ] as const;

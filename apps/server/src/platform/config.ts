@@ -217,6 +217,31 @@ export const settings = {
     '2',
     'Camera clips processed at once per server instance (poster, HLS; snapshots are processed in rounds)',
   ),
+  CAMERA_NETWORKS: setting(
+    z.string(),
+    '127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7,fe80::/10',
+    'Networks (CIDR, comma-separated) this server may connect to for RTSP/ONVIF cameras; empty: none (a cloud server, cameras come through the desktop helper)',
+  ),
+  STREAMS_ENABLED: setting(
+    bool,
+    'true',
+    'Whether this instance pulls, records and serves the stream cameras (run it on exactly one instance of a deployment)',
+  ),
+  STREAM_PRE_EVENT_SECONDS: setting(
+    z.coerce.number().int().min(0).max(30),
+    '3',
+    'Seconds of video before motion that a stream camera clip starts with',
+  ),
+  STREAM_TAIL_SECONDS: setting(
+    z.coerce.number().int().min(1).max(60),
+    '5',
+    'Seconds of video after motion ends that a stream camera clip goes on for',
+  ),
+  STREAM_MAX_CLIP_SECONDS: setting(
+    z.coerce.number().int().min(10).max(600),
+    '60',
+    'Longest stream camera clip; longer motion makes consecutive clips',
+  ),
   FFMPEG_PATH: setting(
     optionalString,
     undefined,

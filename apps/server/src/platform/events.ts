@@ -19,12 +19,24 @@ export interface MemoryImageEvent {
   storageKey: string;
 }
 
+/** One stream camera's configuration or upstream moved on: told to clients with `CamerasChanged`. */
+export interface CameraStateChange {
+  name: string;
+  configuration_status: 'pending' | 'configuring' | 'configured' | 'failed';
+  configuration_error: string | null;
+  stream_status: 'connecting' | 'streaming' | 'reconnecting' | 'private' | 'stopped' | null;
+}
+
 /** The event map: name → payload. */
 export interface AppEvents {
   /** users: a user's profile and every row it owned are gone; adapters remove what lives outside the database. */
   'user.deleted': { userId: string; subject: string };
   /** cameras, sites: a camera or property of the user was added, changed or removed: clients refresh their lists. */
-  'cameras.changed': { userId: string };
+  'cameras.changed': { userId: string; camera?: CameraStateChange };
+  /** users: the global privacy mode was switched (stream cameras stop or resume pulling). */
+  'user.privacy-changed': { userId: string; enabled: boolean };
+  /** cameras: a stream camera's connection was given or changed: streams configures it. */
+  'camera.configure': { userId: string; cameraId: string };
   /**
    * activities: a camera's last activity time moved on without `cameras.changed` (a later file of a burst,
    * announced once per burst to keep clients quiet): in-process caches of the list follow, clients are not told.

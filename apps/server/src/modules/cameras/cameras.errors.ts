@@ -1,4 +1,4 @@
-import { MESSAGES } from '@homesitter/contract';
+import { CAMERA_CONFIGURATION_ERRORS, MESSAGES } from '@homesitter/contract';
 import { AppError } from '../../platform/errors.js';
 
 export const cameraErrors = {
@@ -11,6 +11,14 @@ export const cameraErrors = {
       400,
       'camera.facial_recognition_disabled',
       'Turn on facial recognition in your settings before enabling it for a camera',
+    ),
+  networkNotAllowed: () =>
+    new AppError(400, 'camera.network_not_allowed', CAMERA_CONFIGURATION_ERRORS.network_not_allowed),
+  notStreamCamera: () =>
+    new AppError(
+      400,
+      'camera.not_stream_camera',
+      'This camera uploads its events; only RTSP and ONVIF cameras are configured',
     ),
   siteNotFound: () =>
     new AppError(404, 'site.not_found', 'No property with this id on your account', { generic: true }),

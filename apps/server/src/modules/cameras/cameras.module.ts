@@ -1,4 +1,6 @@
+import { createNetworkPolicy, parseCameraNetworks } from '@homesitter/cameras';
 import { ACTIVITY_GROUPING_SECONDS } from '@homesitter/contract';
+import { createSignedUrlCache } from '../media/media.module.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { ReadCaches } from '../../platform/read-cache.js';
@@ -6,6 +8,7 @@ import { createUploadCameras } from './camera-arrivals.js';
 import { createCamerasRepository } from './cameras.repository.js';
 import { registerCameraRoutes } from './cameras.routes.js';
 import { createCamerasService } from './cameras.service.js';
+import { createStreamCameras } from './stream-cameras.js';
 import { createUploadCredentialsService } from './upload-credentials.service.js';
 
 // What other modules may use besides the API: rules and errors they share.
@@ -13,6 +16,7 @@ export { DEFAULT_CAMERA_NAME, normalizeCameraName } from './camera-name.js';
 export { cameraErrors } from './cameras.errors.js';
 /** Unassigns a removed property's cameras, on the caller's transaction (sites). */
 export { unassignSiteCameras } from './cameras.repository.js';
+export type { StreamCamera, StreamCameras } from './stream-cameras.js';
 
 /**
  * The user's cameras (registered by their first upload, renamed, moved, removed) and their upload logins
@@ -24,11 +28,20 @@ export function createCamerasModule(
 ) {
   const { config, events } = context;
   const repo = createCamerasRepository(context.database.db);
+  // A bad CAMERA_NETWORKS stops the server at start, with the entry named.
+  const networks = createNetworkPolicy(parseCameraNetworks(config.CAMERA_NETWORKS));
+  const snapshots = createSignedUrlCache({
+    sign: (key, ttl) => context.storage.signedUrl(key, ttl),
+    urlTtlSeconds: config.MEDIA_URL_TTL,
+    now: () => new Date(),
+  });
   const cameras = createCamerasService({
     repo,
     secrets: needs.secrets,
     events,
     userIdOf: needs.caches.userIds.userIdOf,
+    snapshotUrl: snapshots.url,
+    networks,
     // Every write that changes the list drops the user's entry; the lifetime only bounds a mistake.
     lists: needs.caches.create({
       ttlMs: 10 * 60_000,
@@ -51,6 +64,12 @@ export function createCamerasModule(
       /** The cameras side of an arriving event: registered, restored, stamped. */
       // A burst of one event's files is announced to clients once.
       arrivals: createUploadCameras({ repo, events, quietMs: ACTIVITY_GROUPING_SECONDS * 1000 }),
+      /** Stream cameras as the streams module reads and records them. */
+      streams: createStreamCameras({ repo, secrets: needs.secrets, events }),
+      /** `CAMERA_NETWORKS`: every address a stream camera's configuration connects to is checked here. */
+      networks,
+      /** The owner's camera by name (404 when not theirs): the live view's question. */
+      get: (subject: string, name: string) => cameras.get(subject, name),
     },
     routes: (app, { guards }) => registerCameraRoutes(app, { cameras, uploadCredentials, guards }),
   } satisfies AppModule<unknown>;

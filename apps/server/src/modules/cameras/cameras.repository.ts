@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { cameraUploadCredentials, cameras, sites, users } from '../../platform/db/schema.js';
+import { activities, cameraUploadCredentials, cameras, sites, users } from '../../platform/db/schema.js';
 
 export type CameraRow = typeof cameras.$inferSelect;
 export type CameraPatch = Partial<
@@ -17,8 +17,24 @@ export type CameraPatch = Partial<
     | 'configurationStatus'
     | 'lastActivityAt'
     | 'removedAt'
+    | 'connectionType'
+    | 'connection'
+    | 'streamConfig'
+    | 'configurationErrorCode'
+    | 'configurationStartedAt'
+    | 'motionSensitivity'
+    | 'streamStatus'
+    | 'streamError'
+    | 'snapshotKey'
+    | 'snapshotAt'
   >
 >;
+
+/** A stream camera with what decides whether it is pulled: its owner's global privacy mode. */
+export interface StreamCameraRow {
+  camera: CameraRow;
+  isGlobalPrivacyModeEnabled: boolean;
+}
 export type UploadCredentialsRow = typeof cameraUploadCredentials.$inferSelect;
 
 /** PostgreSQL's unique_violation: another camera already has the name (a race the service lost). */
@@ -70,6 +86,24 @@ export function createCamerasRepository(db: Db) {
       return listActive.execute({ userId });
     },
 
+    /**
+     * The newest activity thumbnail of each of these cameras (upload cameras show it as their snapshot):
+     * read from the activities' table, which this module never writes.
+     */
+    async latestThumbnails(cameraIds: string[]): Promise<Map<string, { key: string; at: Date }>> {
+      if (cameraIds.length === 0) return new Map();
+      const rows = await db
+        .selectDistinctOn([activities.cameraId], {
+          cameraId: activities.cameraId,
+          key: activities.thumbnailKey,
+          at: activities.occurredAt,
+        })
+        .from(activities)
+        .where(and(inArray(activities.cameraId, cameraIds), isNotNull(activities.thumbnailKey)))
+        .orderBy(activities.cameraId, desc(activities.occurredAt));
+      return new Map(rows.flatMap((r) => (r.cameraId && r.key ? [[r.cameraId, { key: r.key, at: r.at }]] : [])));
+    },
+
     /** The camera with this name (any case), removed or not. */
     async findByName(userId: string, name: string): Promise<CameraRow | undefined> {
       const [row] = await db.select().from(cameras).where(byName(userId, name)).limit(1);
@@ -91,7 +125,36 @@ export function createCamerasRepository(db: Db) {
       return row;
     },
 
-    /** Whether the site is the user's and not removed. */
+    /**
+     * Stream cameras (RTSP/ONVIF) that are not removed, of every user or of one: what the streams module
+     * supervises. Internal: keyed by ids that came from rows, never by a caller's input.
+     */
+    async listStreamCameras(filter: { userId?: string; cameraId?: string } = {}): Promise<StreamCameraRow[]> {
+      const rows = await db
+        .select({ camera: cameras, isGlobalPrivacyModeEnabled: users.isGlobalPrivacyModeEnabled })
+        .from(cameras)
+        .innerJoin(users, eq(users.id, cameras.userId))
+        .where(
+          and(
+            sql`${cameras.connectionType} <> 'upload'`,
+            isNull(cameras.removedAt),
+            filter.userId ? eq(cameras.userId, filter.userId) : undefined,
+            filter.cameraId ? eq(cameras.id, filter.cameraId) : undefined,
+          ),
+        );
+      return rows;
+    },
+
+    /** Internal writes of the streams module (statuses, snapshots), by camera id. */
+    async updateById(cameraId: string, patch: CameraPatch): Promise<CameraRow | undefined> {
+      const [row] = await db
+        .update(cameras)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(cameras.id, cameraId))
+        .returning();
+      return row;
+    },
+
     /**
      * The cameras of these (user, name) pairs, names compared ignoring case as the unique index does, removed
      * or not: one statement; answered in the order asked (undefined where the user has no such camera).
@@ -123,7 +186,15 @@ export function createCamerasRepository(db: Db) {
       if (values.length === 0) return [];
       return db
         .insert(cameras)
-        .values(values.map((v) => ({ userId: v.userId, name: v.name, lastActivityAt: v.at })))
+        // An upload camera is configured by its first event: it reached us.
+        .values(
+          values.map((v) => ({
+            userId: v.userId,
+            name: v.name,
+            lastActivityAt: v.at,
+            configurationStatus: 'configured' as const,
+          })),
+        )
         .onConflictDoNothing()
         .returning();
     },
@@ -140,6 +211,7 @@ export function createCamerasRepository(db: Db) {
         .set({
           removedAt: null,
           lastActivityAt: sql`greatest(${cameras.lastActivityAt}, v.at)`,
+          configurationStatus: sql`case when ${cameras.connectionType} = 'upload' then 'configured' else ${cameras.configurationStatus} end`,
           updatedAt: sql`now()`,
         })
         .from(sql`(values ${stamps}) as v(camera_id, at)`)
@@ -147,6 +219,7 @@ export function createCamerasRepository(db: Db) {
         .returning();
     },
 
+    /** Whether the site is the user's and not removed. */
     async hasActiveSite(userId: string, siteId: string): Promise<boolean> {
       const [row] = await db
         .select({ id: sites.id })

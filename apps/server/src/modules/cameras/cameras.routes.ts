@@ -26,6 +26,10 @@ export function registerCameraRoutes(
     ok(await cameras.get(callerOf(req).subject, req.params.name)),
   );
 
+  route(app, guards, endpoints.configureCamera, async (req) =>
+    ok(await cameras.configure(callerOf(req).subject, req.params.name)),
+  );
+
   route(app, guards, endpoints.updateCamera, async (req) => {
     const { name, ...changes } = req.body;
     return ok(await cameras.update(callerOf(req).subject, name, changes));

@@ -1,10 +1,19 @@
 import {
+  CAMERA_CONFIGURATION_ERRORS,
+  MOTION_SENSITIVITY_DEFAULT,
   endpoints,
   type Camera,
   type CameraConfigurationStatus,
+  type CameraConnectionInput,
   type CameraDetail,
   type CameraSettingsPatch,
 } from '@homesitter/contract';
+import {
+  CameraConfigurationError,
+  type CameraConnection,
+  type ConfiguredCamera,
+  type NetworkPolicy,
+} from '@homesitter/cameras';
 import type { EventBus } from '../../platform/events.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
@@ -30,6 +39,10 @@ export interface CamerasServiceDeps {
    * read from the database.
    */
   lists?: ReadCache<SerializedResponse>;
+  /** A signed URL of a stored snapshot (the latest frame, or the newest activity's thumbnail). */
+  snapshotUrl: (key: string) => Promise<string>;
+  /** Where stream cameras may be: an address outside `CAMERA_NETWORKS` is refused before it is stored. */
+  networks: NetworkPolicy;
   now?: () => Date;
 }
 
@@ -43,9 +56,17 @@ export interface CameraChanges {
   site_uuid?: string | null | undefined;
   removed_date_time_utc?: string | null | undefined;
   configuration_status?: CameraConfigurationStatus | undefined;
+  connection?: CameraConnectionInput | undefined;
 }
 
-export function toCamera(row: CameraRow): Camera {
+const configurationError = (code: string | null) =>
+  code && code in CAMERA_CONFIGURATION_ERRORS
+    ? CAMERA_CONFIGURATION_ERRORS[code as keyof typeof CAMERA_CONFIGURATION_ERRORS]
+    : null;
+
+/** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
+export function toCamera(row: CameraRow, snapshotUrl: string | null = null): Camera {
+  const code = row.configurationErrorCode as keyof typeof CAMERA_CONFIGURATION_ERRORS | null;
   return {
     camera_uuid: row.id,
     name: row.name,
@@ -55,11 +76,19 @@ export function toCamera(row: CameraRow): Camera {
       is_muted: row.isMuted,
       is_facial_recognition_enabled: row.isFacialRecognitionEnabled,
       has_credentials: row.credentials !== null,
+      motion_sensitivity: row.motionSensitivity,
     },
     site_uuid: row.siteId,
     removed_date_time_utc: row.removedAt?.toISOString() ?? null,
     last_activity_date_time_utc: row.lastActivityAt?.toISOString() ?? null,
     configuration_status: row.configurationStatus,
+    connection_type: row.connectionType,
+    configuration_error: row.configurationStatus === 'failed' ? configurationError(code) : null,
+    configuration_error_code: row.configurationStatus === 'failed' ? code : null,
+    stream_status: row.connectionType === 'upload' ? null : (row.streamStatus ?? 'stopped'),
+    stream_error: row.streamStatus === 'reconnecting' ? row.streamError : null,
+    snapshot_url: row.snapshotKey ? snapshotUrl : null,
+    snapshot_date_time_utc: row.snapshotKey ? (row.snapshotAt?.toISOString() ?? null) : null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -75,6 +104,24 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   events.on('cameras.changed', ({ userId }) => lists.invalidate(userId));
   events.on('cameras.stamped', ({ userId }) => lists.invalidate(userId));
   events.on('activity.created', ({ userId }) => lists.invalidate(userId));
+
+  /**
+   * Cameras as the API shows them, each with its snapshot: the latest frame of a stream camera, the newest
+   * activity's thumbnail of an upload camera (read in one query for the lot).
+   */
+  async function renderAll(rows: CameraRow[]): Promise<Camera[]> {
+    const uploads = rows.filter((r) => r.connectionType === 'upload').map((r) => r.id);
+    const thumbnails = await repo.latestThumbnails(uploads);
+    return Promise.all(
+      rows.map(async (row) => {
+        const thumbnail = thumbnails.get(row.id);
+        const shown = thumbnail ? { ...row, snapshotKey: thumbnail.key, snapshotAt: thumbnail.at } : row;
+        return toCamera(shown, shown.snapshotKey ? await deps.snapshotUrl(shown.snapshotKey) : null);
+      }),
+    );
+  }
+
+  const render = async (row: CameraRow): Promise<Camera> => (await renderAll([row]))[0]!;
 
   async function owner(subject: string) {
     const row = await repo.findOwner(subject);
@@ -133,7 +180,50 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       patch.removedAt = changes.removed_date_time_utc ? new Date(changes.removed_date_time_utc) : null;
     }
     if (changes.configuration_status !== undefined) patch.configurationStatus = changes.configuration_status;
+    if (s.motion_sensitivity !== undefined) patch.motionSensitivity = s.motion_sensitivity;
     return patch;
+  }
+
+  /**
+   * The columns a stream connection writes: refused with a 400 when its address is outside
+   * `CAMERA_NETWORKS` (nothing is stored, nothing connects); stored encrypted; configuration starts.
+   */
+  async function connectionPatch(
+    userId: string,
+    connection: CameraConnectionInput | undefined,
+  ): Promise<CameraPatch> {
+    if (!connection) return {};
+    if (connection.type === 'upload') {
+      return {
+        connectionType: 'upload',
+        connection: null,
+        streamConfig: null,
+        configurationErrorCode: null,
+        streamStatus: null,
+        streamError: null,
+        snapshotKey: null,
+        snapshotAt: null,
+      };
+    }
+    const stored = withoutUrlLogin(connection);
+    const host = stored.type === 'rtsp' ? new URL(stored.url).hostname : stored.host;
+    await checkNetwork(deps.networks, host);
+    return {
+      connectionType: stored.type,
+      connection: secrets.encrypt(JSON.stringify(stored), userId),
+      streamConfig: null,
+      configurationStatus: 'configuring',
+      configurationErrorCode: null,
+      configurationStartedAt: now(),
+      streamStatus: 'stopped',
+      streamError: null,
+    };
+  }
+
+  async function announceConfiguration(row: CameraRow): Promise<void> {
+    if (row.connectionType !== 'upload' && row.configurationStatus === 'configuring') {
+      await events.emit('camera.configure', { userId: row.userId, cameraId: row.id });
+    }
   }
 
   async function write(userId: string, cameraId: string, patch: CameraPatch): Promise<CameraRow> {
@@ -159,7 +249,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       return lists.get(userId, 'active', async () => ({
         value: serializeResponse(endpoints.listCameras, {
           success: true,
-          data: (await repo.listActive(userId)).map(toCamera),
+          data: await renderAll(await repo.listActive(userId)),
         }),
       }));
     },
@@ -168,8 +258,12 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     async get(subject: string, name: string): Promise<CameraDetail> {
       const user = await owner(subject);
       const row = await activeCamera(user.id, name);
-      const camera = toCamera(row);
-      return { ...camera, settings: { ...camera.settings, ...readLogin(user.id, row.credentials) } };
+      const camera = await render(row);
+      return {
+        ...camera,
+        settings: { ...camera.settings, ...readLogin(user.id, row.credentials) },
+        connection: connectionSummary(row, secrets),
+      };
     },
 
     /** Adding the name of a removed camera brings that camera back, with the new settings. */
@@ -179,13 +273,17 @@ export function createCamerasService(deps: CamerasServiceDeps) {
         name: string;
         site_uuid?: string | null | undefined;
         settings?: CameraSettingsPatch | undefined;
+        connection?: CameraConnectionInput | undefined;
       },
     ): Promise<Camera> {
       const name = cleanName(input.name);
       const user = await owner(subject);
       const existing = await repo.findByName(user.id, name);
       if (existing && !existing.removedAt) throw cameraErrors.nameTaken();
-      const patch = await patchFor(user, { settings: input.settings, site_uuid: input.site_uuid }, undefined);
+      const patch = {
+        ...(await patchFor(user, { settings: input.settings, site_uuid: input.site_uuid }, undefined)),
+        ...(await connectionPatch(user.id, input.connection)),
+      };
       if (existing) {
         const defaults: CameraPatch = {
           notes: null,
@@ -195,13 +293,23 @@ export function createCamerasService(deps: CamerasServiceDeps) {
           credentials: null,
           siteId: null,
           configurationStatus: 'pending',
+          connectionType: 'upload',
+          connection: null,
+          streamConfig: null,
+          configurationErrorCode: null,
+          streamStatus: null,
+          streamError: null,
+          motionSensitivity: MOTION_SENSITIVITY_DEFAULT,
         };
-        return toCamera(await write(user.id, existing.id, { ...defaults, ...patch, name, removedAt: null }));
+        const row = await write(user.id, existing.id, { ...defaults, ...patch, name, removedAt: null });
+        await announceConfiguration(row);
+        return render(row);
       }
       try {
         const row = await repo.insert({ ...patch, userId: user.id, name });
         await events.emit('cameras.changed', { userId: user.id });
-        return toCamera(row);
+        await announceConfiguration(row);
+        return render(row);
       } catch (err) {
         if (isUniqueViolation(err)) throw cameraErrors.nameTaken();
         throw err;
@@ -212,7 +320,13 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     async update(subject: string, name: string, changes: CameraChanges): Promise<Camera> {
       const user = await owner(subject);
       const current = await activeCamera(user.id, name);
-      return toCamera(await write(user.id, current.id, await patchFor(user, changes, current)));
+      const patch = {
+        ...(await patchFor(user, changes, current)),
+        ...(await connectionPatch(user.id, changes.connection)),
+      };
+      const row = await write(user.id, current.id, patch);
+      await announceConfiguration(row);
+      return render(row);
     },
 
     /** Renaming keeps the camera's id, so its settings and activities follow the new name. */
@@ -220,7 +334,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       const name = cleanName(newName);
       const user = await owner(subject);
       const current = await activeCamera(user.id, currentName);
-      if (current.name === name) return toCamera(current);
+      if (current.name === name) return render(current);
       if (current.name.toLowerCase() !== name.toLowerCase()) {
         const other = await repo.findByName(user.id, name);
         if (other) throw cameraErrors.nameTaken();
@@ -232,15 +346,13 @@ export function createCamerasService(deps: CamerasServiceDeps) {
         from: current.name,
         to: name,
       });
-      return toCamera(row);
+      return render(row);
     },
 
     async associateSite(subject: string, cameraName: string, siteUuid: string | null): Promise<Camera> {
       const user = await owner(subject);
       const current = await activeCamera(user.id, cameraName);
-      return toCamera(
-        await write(user.id, current.id, await patchFor(user, { site_uuid: siteUuid }, current)),
-      );
+      return render(await write(user.id, current.id, await patchFor(user, { site_uuid: siteUuid }, current)));
     },
 
     /**
@@ -250,8 +362,73 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     async recordActivity(userId: string, cameraName: string, at = now()): Promise<Camera | undefined> {
       const row = await repo.findByName(userId, cameraName.trim());
       if (!row) return undefined;
-      return toCamera(await write(userId, row.id, { lastActivityAt: at, removedAt: null }));
+      return render(await write(userId, row.id, { lastActivityAt: at, removedAt: null }));
+    },
+
+    /**
+     * Spec §4 retry: configures a stream camera again (a failed one, or one whose stream keeps failing).
+     * Answers at once with `configuring`; the result follows over realtime.
+     */
+    async configure(subject: string, name: string): Promise<Camera> {
+      const user = await owner(subject);
+      const current = await activeCamera(user.id, name);
+      if (current.connectionType === 'upload') throw cameraErrors.notStreamCamera();
+      const row = await write(user.id, current.id, {
+        configurationStatus: 'configuring',
+        configurationErrorCode: null,
+        configurationStartedAt: now(),
+      });
+      await announceConfiguration(row);
+      return render(row);
     },
   };
 }
 export type CamerasService = ReturnType<typeof createCamerasService>;
+
+/**
+ * An RTSP address typed with its login inside (`rtsp://user:pass@host/…`, as camera manuals print them):
+ * the login moves to the connection's fields (those given explicitly win), so the URL shown never holds it.
+ */
+function withoutUrlLogin(
+  connection: Exclude<CameraConnectionInput, { type: 'upload' }>,
+): CameraConnection {
+  if (connection.type === 'onvif') return connection;
+  const url = new URL(connection.url);
+  const username = connection.username || decodeURIComponent(url.username) || undefined;
+  const password = connection.password || decodeURIComponent(url.password) || undefined;
+  url.username = '';
+  url.password = '';
+  return { type: 'rtsp', url: url.toString(), username, password };
+}
+
+async function checkNetwork(networks: NetworkPolicy, host: string): Promise<void> {
+  try {
+    await networks.check(host);
+  } catch (err) {
+    if (err instanceof CameraConfigurationError && err.code === 'network_not_allowed') {
+      throw cameraErrors.networkNotAllowed();
+    }
+    // A name that does not resolve (yet) is the configuration's to report: it tells "unreachable".
+  }
+}
+
+/** The owner's view of a stream camera's connection: where and what, never its password. */
+function connectionSummary(row: CameraRow, secrets: SecretBox): CameraDetail['connection'] {
+  if (row.connectionType === 'upload' || !row.connection) return null;
+  const connection = JSON.parse(secrets.decrypt(row.connection, row.userId)) as CameraConnection;
+  const config = row.streamConfig
+    ? (JSON.parse(secrets.decrypt(row.streamConfig, row.userId)) as ConfiguredCamera)
+    : null;
+  return {
+    type: connection.type,
+    url: connection.type === 'rtsp' ? connection.url : null,
+    host: connection.type === 'onvif' ? connection.host : null,
+    port: connection.type === 'onvif' ? (connection.port ?? 80) : null,
+    username: connection.username ?? null,
+    manufacturer: config?.device?.manufacturer ?? null,
+    model: config?.device?.model ?? null,
+    motion_source: config?.motionSource ?? null,
+    video: config ? config.main.video : null,
+    has_audio: config ? config.main.audioCodec !== null : false,
+  };
+}

@@ -5,7 +5,7 @@ import { registerIngestWorkers, scheduleIngestJobs } from './ingest.jobs.js';
 import { createIngestRepository } from './ingest.repository.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { startIngestServers, type IngestServerPorts } from './ingest.servers.js';
-import { createIngestService } from './ingest.service.js';
+import { createIngestService, type UploadInput } from './ingest.service.js';
 
 // What other modules may use besides the API: rules and errors they share.
 /** Counts a dropped or held upload in `ingest_counters`, on the caller's transaction (activities). */
@@ -65,6 +65,11 @@ export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
       /** Starts the FTP and SMTP servers beside the HTTP API; `ports` replaces the configured ones (tests). */
       startServers: (ports: IngestServerPorts = {}) =>
         startIngestServers({ ingest, verify, log, config }, ports),
+      /**
+       * Accepts a file as a camera upload (stream cameras' motion snapshots and clips): stored and committed
+       * with its processing job before it resolves, like an FTP upload before its 226.
+       */
+      acceptUpload: (input: UploadInput) => ingest.acceptUpload(input),
     },
     routes: (app, { guards }) =>
       registerIngestRoutes(app, { ingest, verify, guards, maxBytes: config.INGEST_MAX_BYTES }),
@@ -72,3 +77,4 @@ export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
     schedule: scheduleIngestJobs,
   } satisfies AppModule<unknown>;
 }
+export type IngestApi = ReturnType<typeof createIngestModule>['api'];

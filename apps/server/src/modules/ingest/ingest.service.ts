@@ -26,6 +26,11 @@ export interface UploadInput {
   originalName: string;
   /** A file the caller owns (read, left in place) or a stream (spooled under DATA_DIR, then removed). */
   file: string | Readable;
+  /**
+   * When the event happened, where the sender knows better than the arrival: a stream camera's clip is
+   * written after the motion ended, and must join the activity its motion snapshot started.
+   */
+  occurredAt?: Date;
 }
 
 export interface AcceptedUpload {
@@ -206,6 +211,7 @@ export function createIngestService(deps: IngestServiceDeps) {
             mediaKind: sniffed.media.kind,
             contentType: sniffed.media.contentType,
             sizeBytes: size,
+            ...(input.occurredAt ? { receivedAt: input.occurredAt } : {}),
           },
         };
       } catch (err) {

@@ -28,6 +28,8 @@ export function createMediaModule(context: ModuleContext, needs: { signer: Media
       /** Says once that a tool is missing (and what to do); processing goes on without it. */
       reportMissing: tools.reportMissing,
       ffmpeg: createFfmpeg({ ffmpegPath: tools.ffmpegPath, ffprobePath: tools.ffprobePath }),
+      /** Where ffmpeg and ffprobe are (stream cameras run their own processes). */
+      toolPaths: { ffmpeg: tools.ffmpegPath, ffprobe: tools.ffprobePath },
       extractFrames: (clip: string | Buffer, count: number) =>
         extractFrames(clip, count, { ffmpegPath: tools.ffmpegPath }),
     },

@@ -25,6 +25,9 @@ export function createMediaSigner(secret: string | Buffer, publicUrl: string) {
       const path = key.split('/').map(encodeURIComponent).join('/');
       return `${publicUrl}${MEDIA_PATH}/${path}?exp=${expiresAtSeconds}&sig=${sign(key, expiresAtSeconds)}`;
     },
+    /** `exp=…&sig=…` for a path of another route that checks `key` with `check` (live view). */
+    query: (key: string, expiresAtSeconds: number): string =>
+      `exp=${expiresAtSeconds}&sig=${sign(key, expiresAtSeconds)}`,
     /** `valid`, `expired` or `invalid` (tampered, malformed). */
     check: (key: string, exp: string | undefined, sig: string | undefined, nowMs = Date.now()) => {
       if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return 'invalid' as const;

@@ -34,7 +34,21 @@ export async function createRealtimeService(deps: RealtimeServiceDeps) {
     }
   }
 
-  deps.events.on('cameras.changed', ({ userId }) => publish(userId, 'CamerasChanged', {}));
+  deps.events.on('cameras.changed', ({ userId, camera }) =>
+    publish(
+      userId,
+      'CamerasChanged',
+      camera
+        ? {
+            reason: 'camera_state',
+            camera_name: camera.name,
+            configuration_status: camera.configuration_status,
+            configuration_error: camera.configuration_error,
+            stream_status: camera.stream_status,
+          }
+        : {},
+    ),
+  );
 
   return {
     publish,

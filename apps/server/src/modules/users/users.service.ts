@@ -101,8 +101,13 @@ export function createUsersService(deps: UsersServiceDeps) {
       return toProfile(await requireUser(subject));
     },
 
-    setGlobalPrivacyMode: (subject: string, enabled: boolean) =>
-      update(subject, { isGlobalPrivacyModeEnabled: enabled }),
+    async setGlobalPrivacyMode(subject: string, enabled: boolean): Promise<UserProfile> {
+      const row = await repo.update(subject, { isGlobalPrivacyModeEnabled: enabled });
+      if (!row) throw userErrors.notFound();
+      // Stream cameras stop (or resume) pulling at once: private mode means nothing is watched.
+      await deps.events.emit('user.privacy-changed', { userId: row.id, enabled });
+      return toProfile(row);
+    },
 
     async getSettings(subject: string) {
       const row = await requireUser(subject);

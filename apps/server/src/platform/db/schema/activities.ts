@@ -15,7 +15,7 @@ import { users } from '../schema.js';
 import { cameras, sites } from './cameras.js';
 
 /** Where an upload came in. */
-export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http'] as const;
+export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http', 'stream'] as const;
 export type UploadSource = (typeof UPLOAD_SOURCES)[number];
 
 /** What an upload's bytes are, sniffed from the bytes (never from the name). */

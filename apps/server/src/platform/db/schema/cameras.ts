@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../schema.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -24,6 +24,8 @@ export const sites = pgTable(
 /**
  * Cameras (spec §3). The name is unique per user, ignoring case; other tables refer to a camera by its id,
  * so a rename carries its activities along. `credentials` is the camera's own login, AES-256-GCM encrypted.
+ * Stream cameras (RTSP/ONVIF) also keep how to reach them (`connection`, as the owner typed it) and what
+ * configuration learnt (`stream_config`: stream addresses with their login), both encrypted the same way.
  */
 export const cameras = pgTable(
   'cameras',
@@ -46,6 +48,22 @@ export const cameras = pgTable(
     })
       .notNull()
       .default('pending'),
+    connectionType: text('connection_type', { enum: ['upload', 'rtsp', 'onvif'] })
+      .notNull()
+      .default('upload'),
+    connection: text('connection'),
+    streamConfig: text('stream_config'),
+    configurationErrorCode: text('configuration_error_code'),
+    /** When configuration last started: a `configuring` older than the deadline was cut short by a crash. */
+    configurationStartedAt: timestamp('configuration_started_at', { withTimezone: true }),
+    motionSensitivity: integer('motion_sensitivity').notNull().default(6),
+    streamStatus: text('stream_status', {
+      enum: ['connecting', 'streaming', 'reconnecting', 'private', 'stopped'],
+    }),
+    streamError: text('stream_error'),
+    /** The latest frame (stream cameras) or the newest activity's thumbnail (upload cameras): a storage key. */
+    snapshotKey: text('snapshot_key'),
+    snapshotAt: timestamp('snapshot_at', { withTimezone: true }),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
     removedAt: timestamp('removed_at', { withTimezone: true }),
     createdAt: createdAt(),

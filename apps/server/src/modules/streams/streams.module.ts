@@ -1,0 +1,90 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import type { CamerasApi } from '../cameras/cameras.module.js';
+import type { IngestApi } from '../ingest/ingest.module.js';
+import type { MediaApi } from '../media/media.module.js';
+import { createConfigurationRunner } from './streams.configuration.js';
+import { createPipeFactory } from './streams.pipe-factory.js';
+import type { CameraPipeFactory } from './streams.pipe.js';
+import { registerStreamRoutes } from './streams.routes.js';
+import { createSupervision } from './streams.supervision.js';
+
+export interface StreamsNeeds {
+  cameras: Pick<CamerasApi, 'streams' | 'networks' | 'get'>;
+  ingest: Pick<IngestApi, 'acceptUpload'>;
+  media: Pick<MediaApi, 'signer' | 'toolPaths'>;
+  /** Stands in for the real pipes (tests of the module alone). */
+  createPipe?: CameraPipeFactory;
+}
+
+/**
+ * Stream cameras (RTSP/ONVIF, docs/stream-cameras.md): configures them when their connection is given, pulls
+ * each configured one that is not private (one upstream for recording and every viewer), turns motion into
+ * the same uploads a camera would send, and serves live view. `STREAMS_ENABLED=false` leaves the pulling to
+ * another instance; configuration and the live URLs' signature still work here.
+ */
+export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds) {
+  const { config, log, events, storage } = context;
+  const cameras = needs.cameras.streams;
+  const workDir = join(config.DATA_DIR, 'streams');
+  const supervision = createSupervision({
+    cameras,
+    ingest: needs.ingest,
+    storage,
+    log,
+    workDir,
+    createPipe:
+      needs.createPipe ??
+      createPipeFactory({
+        ffmpegPath: needs.media.toolPaths.ffmpeg,
+        workDir,
+        log,
+        preEventSeconds: config.STREAM_PRE_EVENT_SECONDS,
+        tailSeconds: config.STREAM_TAIL_SECONDS,
+        maxClipSeconds: config.STREAM_MAX_CLIP_SECONDS,
+      }),
+  });
+  const configuration = createConfigurationRunner({
+    cameras,
+    networks: needs.cameras.networks,
+    toolPaths: needs.media.toolPaths,
+    log,
+    onConfigured: async (camera, result) => {
+      await supervision.snapshot(camera, result.firstFrame, new Date());
+      await supervision.syncCamera(camera.id);
+    },
+  });
+
+  const pulling = config.STREAMS_ENABLED;
+  const syncUser = ({ userId }: { userId: string }) => {
+    if (pulling) void supervision.syncUser(userId).catch((err: unknown) => log.warn({ err }, 'stream sync failed'));
+  };
+  events.on('camera.configure', ({ cameraId }) => void configuration.request(cameraId));
+  events.on('cameras.changed', syncUser);
+  events.on('user.privacy-changed', syncUser);
+  events.on('user.deleted', syncUser);
+
+  return {
+    api: {
+      /** Resolves when every configuration running now has finished (tests). */
+      configurationsSettled: () => configuration.settled(),
+      /** The live pipe of a camera being pulled (tests, benches). */
+      pipe: (cameraId: string) => supervision.pipe(cameraId),
+    },
+    routes: (app, { guards }) =>
+      registerStreamRoutes(app, { cameras: needs.cameras, supervision, signer: needs.media.signer, guards }),
+    ready: async () => {
+      // Leftovers of a crash: the ingest took what it acknowledged, the rest was never acknowledged.
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true });
+      await configuration.resumeInterrupted();
+      if (pulling) await supervision.startAll();
+    },
+    close: async () => {
+      await configuration.close();
+      await supervision.close();
+    },
+  } satisfies AppModule<unknown>;
+}
+export type StreamsApi = ReturnType<typeof createStreamsModule>['api'];
