@@ -7,21 +7,35 @@
  * event runs objects, faces and recognition. Prints p50/p95 and the peak RSS of the server and, apart, of its
  * vision process (the models run there).
  * Targets (issue 7, 2 cores): p50 ≤ 800 ms, p95 ≤ 1.5 s, RSS ≤ 700 MB (both together); clip p95 ≤ 3 s.
- * BENCH_IMAGES and BENCH_CLIPS change the counts; BENCH_LOG_LEVEL=debug logs each step's time.
+ * Last, stream cameras: BENCH_STREAMS ONVIF cameras (simulated on 127.0.0.1, each its own, so no alert is
+ * coalesced) pull a 1280×720 stream showing the person; each camera reports motion (an ONVIF event) once, and
+ * the time from that event to the alert at the SignalR client is measured (target ≤ 1.5 s p50/p95).
+ * BENCH_IMAGES, BENCH_CLIPS and BENCH_STREAMS change the counts; BENCH_LOG_LEVEL=debug logs each step's time.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import {
+  mainAndSub,
+  startOnvifSimulator,
+  startRtspServer,
+  type OnvifSimulator,
+} from '@homesitter/cameras/testing';
 import type { ChatMessage } from '@homesitter/contract';
 import { Client } from 'basic-ftp';
 import sharp from 'sharp';
+import { resolveMediaTool } from '../src/modules/media/tool-paths.js';
 import { serverPath } from '../src/platform/paths.js';
 import { postJson, startBenchServer } from './harness.js';
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50);
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 10);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 10);
+const CAMERA_LOGIN = { username: 'bench', password: 'bench-camera-pass' };
 /** Longest wait for one alert before the run counts it as lost. */
 const ALERT_TIMEOUT_MS = 60_000;
 
@@ -207,8 +221,77 @@ try {
       `(median to activity ${ms(median(clipsToActivity))}, AI and alert ${ms(median(clips) - median(clipsToActivity))})`,
     ].join('   '),
   );
+  // Stream cameras: motion reported by the camera (ONVIF) → alert.
+  const personVideo = join(mkdtempSync(join(tmpdir(), 'hs-bench-stream-')), 'person.mp4');
+  const frameFile = `${personVideo}.jpg`;
+  writeFileSync(frameFile, frame);
+  const encoded = spawnSync(resolveMediaTool('ffmpeg').path, [
+    ...['-v', 'error', '-loop', '1', '-framerate', '10', '-i', frameFile, '-t', '10'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-g', '10', '-pix_fmt', 'yuv420p', personVideo],
+  ]);
+  if (encoded.status !== 0) throw new Error(`person stream: ${encoded.stderr}`);
+  const rtsp = await startRtspServer({ auth: CAMERA_LOGIN });
+  const publication = await mainAndSub(rtsp, `loop:${personVideo}`);
+  const devices: OnvifSimulator[] = [];
+  const streams: number[] = [];
+  try {
+    const names = Array.from({ length: STREAMS }, (_, i) => `Stream ${i + 1}`);
+    for (const name of names) {
+      const device = await startOnvifSimulator({
+        ...CAMERA_LOGIN,
+        rtspBase: `rtsp://127.0.0.1:${rtsp.port}`,
+      });
+      devices.push(device);
+      await postJson(
+        `${server.base}/api/users/cameras`,
+        { name, connection: { type: 'onvif', host: '127.0.0.1', port: device.port, ...CAMERA_LOGIN } },
+        auth,
+      );
+    }
+    for (;;) {
+      const list = (await (await fetch(`${server.base}/api/users/cameras`, { headers: auth })).json()) as {
+        data: { name: string; stream_status: string | null; configuration_error: string | null }[];
+      };
+      const failed = list.data.find((c) => names.includes(c.name) && c.configuration_error);
+      if (failed) throw new Error(`${failed.name}: ${failed.configuration_error}`);
+      if (names.every((n) => list.data.find((c) => c.name === n)?.stream_status === 'streaming')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const [i, name] of names.entries()) {
+      const alert = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no alert for ${name}`)), ALERT_TIMEOUT_MS);
+        waiting.set(name, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
+      const moved = performance.now();
+      devices[i]!.setMotion(true);
+      streams.push((await alert) - moved);
+      waiting.delete(name);
+      devices[i]!.setMotion(false);
+    }
+  } finally {
+    await publication.stop();
+    await Promise.all(devices.map((d) => d.close()));
+    await rtsp.close();
+  }
+  const sortedStreams = [...streams].sort((a, b) => a - b);
+  console.log(
+    [
+      `stream motion (ONVIF event) alerts ${streams.length}/${STREAMS}`,
+      `p50 ${ms(percentile(sortedStreams, 50))}`,
+      `p95 ${ms(percentile(sortedStreams, 95))}`,
+      '(target ≤ 1.5 s)',
+    ].join('   '),
+  );
   console.log(
     `server peak RSS ${server.peakRssMb()} MB, vision process peak RSS ${server.visionPeakRssMb()} MB`,
+  );
+  console.log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
   );
   await hub.stop();
 } finally {

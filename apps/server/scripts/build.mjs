@@ -3,8 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@homesitter/'));
+const read = (url) => JSON.parse(readFileSync(new URL(url, import.meta.url), 'utf8'));
+const pkg = read('../package.json');
+// The workspace packages are bundled; their own npm dependencies (onvif's CommonJS…) stay external too.
+const workspaces = ['../../../packages/contract/package.json', '../../../packages/cameras/package.json'].map(read);
+const external = [pkg, ...workspaces]
+  .flatMap((p) => Object.keys(p.dependencies ?? {}))
+  .filter((name) => !name.startsWith('@homesitter/'));
 
 await build({
   // The vision worker is its own script: local.vision.ts starts dist/vision.worker.js in a worker thread.

@@ -16,7 +16,12 @@ export const OPENAPI_FILE = serverPath('openapi.json');
 export async function renderOpenApi(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-openapi-'));
   const database = await createDatabase({});
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' });
+  // Nothing is pulled here: the database has no tables, only the routes are read.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:8080',
+    STREAMS_ENABLED: 'false',
+  });
   const { app } = await createServer(
     await createAdapters(config, {
       log: createLogger('silent'),

@@ -61,8 +61,9 @@ beforeAll(async () => {
     if (!camera) return;
     const state = { userId, camera };
     states.push(state);
-    for (const w of waiters.splice(0)) if (w.match(state)) w.resolve();
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (w.match(state)) w.resolve();
+      else waiters.push(w);
   });
 }, 120_000);
 
@@ -104,7 +105,8 @@ async function addRtspCamera(who: TestUser, name: string, path: string, login = 
 }
 
 const getCamera = async (who: TestUser, name: string) =>
-  (await call('GET', `/api/users/cameras/${encodeURIComponent(name)}`, who)).json<{ data: CameraDetail }>().data;
+  (await call('GET', `/api/users/cameras/${encodeURIComponent(name)}`, who)).json<{ data: CameraDetail }>()
+    .data;
 
 const activitiesOf = async (who: TestUser, name: string) =>
   (
@@ -231,7 +233,9 @@ describe.skipIf(!fixtures)('connecting a stream camera', () => {
     });
     expect(wrong.statusCode).toBe(201);
     await cameraState('Porch 2', (c) => c.configuration_status === 'failed');
-    expect(await getCamera(owner, 'Porch 2')).toMatchObject({ configuration_error_code: 'wrong_credentials' });
+    expect(await getCamera(owner, 'Porch 2')).toMatchObject({
+      configuration_error_code: 'wrong_credentials',
+    });
   });
 });
 
@@ -262,7 +266,9 @@ describe.skipIf(!fixtures)('recording what moves', () => {
     const [activity] = found;
     expect(activity).toMatchObject({ camera_name: 'Front Door', video_url: expect.any(String) });
     expect(activity!.thumbnail_image_url).toBeTruthy();
-    await until(async () => (await history(owner)).some((m) => m.source_activity_uuid_list.includes(activity!.activity_uuid)));
+    await until(async () =>
+      (await history(owner)).some((m) => m.source_activity_uuid_list.includes(activity!.activity_uuid)),
+    );
   });
 
   it('turns the camera’s own ONVIF motion event into an activity', async () => {
@@ -294,14 +300,21 @@ describe.skipIf(!fixtures)('supervising the upstream', () => {
     await call('PUT', '/api/cameras/Front%20Door/settings', owner, { is_private_mode_enabled: true });
     await cameraState('Front Door', (c) => c.stream_status === 'private');
     await until(() => pulls() === 0);
-    expect(await getCamera(owner, 'Front Door')).toMatchObject({ stream_status: 'private', snapshot_url: null });
+    expect(await getCamera(owner, 'Front Door')).toMatchObject({
+      stream_status: 'private',
+      snapshot_url: null,
+    });
 
     await call('PUT', '/api/cameras/Front%20Door/settings', owner, { is_private_mode_enabled: false });
     await until(() => pulls() > 0);
 
-    await call('POST', '/api/users/update-global-privacy-mode', owner, { is_global_privacy_mode_enabled: true });
+    await call('POST', '/api/users/update-global-privacy-mode', owner, {
+      is_global_privacy_mode_enabled: true,
+    });
     await until(() => pulls() === 0 && (rtsp.stats().players['/still'] ?? 0) === 0);
-    await call('POST', '/api/users/update-global-privacy-mode', owner, { is_global_privacy_mode_enabled: false });
+    await call('POST', '/api/users/update-global-privacy-mode', owner, {
+      is_global_privacy_mode_enabled: false,
+    });
     await until(() => pulls() > 0);
   });
 });
@@ -312,7 +325,10 @@ describe.skipIf(!fixtures)('watching live', () => {
     const live = await liveOf(owner, 'Driveway');
     expect(live).toMatchObject({ mode: 'stream', mse_url: expect.stringMatching(/^\/api\/live\//) });
     const messages = await readSocket(live.mse_url!, 3);
-    expect(JSON.parse(messages[0]!.toString())).toMatchObject({ type: 'init', mime_type: expect.stringContaining('avc1') });
+    expect(JSON.parse(messages[0]!.toString())).toMatchObject({
+      type: 'init',
+      mime_type: expect.stringContaining('avc1'),
+    });
     expect((messages[1] as Buffer).subarray(4, 8).toString()).toBe('ftyp');
     expect((messages[2] as Buffer).subarray(4, 8).toString()).toBe('moof');
   });

@@ -101,7 +101,9 @@ export function createCamerasRepository(db: Db) {
         .from(activities)
         .where(and(inArray(activities.cameraId, cameraIds), isNotNull(activities.thumbnailKey)))
         .orderBy(activities.cameraId, desc(activities.occurredAt));
-      return new Map(rows.flatMap((r) => (r.cameraId && r.key ? [[r.cameraId, { key: r.key, at: r.at }]] : [])));
+      return new Map(
+        rows.flatMap((r) => (r.cameraId && r.key ? [[r.cameraId, { key: r.key, at: r.at }]] : [])),
+      );
     },
 
     /** The camera with this name (any case), removed or not. */
@@ -184,19 +186,21 @@ export function createCamerasRepository(db: Db) {
      */
     async registerArrived(values: { userId: string; name: string; at: Date }[]): Promise<CameraRow[]> {
       if (values.length === 0) return [];
-      return db
-        .insert(cameras)
-        // An upload camera is configured by its first event: it reached us.
-        .values(
-          values.map((v) => ({
-            userId: v.userId,
-            name: v.name,
-            lastActivityAt: v.at,
-            configurationStatus: 'configured' as const,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning();
+      return (
+        db
+          .insert(cameras)
+          // An upload camera is configured by its first event: it reached us.
+          .values(
+            values.map((v) => ({
+              userId: v.userId,
+              name: v.name,
+              lastActivityAt: v.at,
+              configurationStatus: 'configured' as const,
+            })),
+          )
+          .onConflictDoNothing()
+          .returning()
+      );
     },
 
     /** Known cameras uploads came from come back if removed and their last activity moves on: one statement. */

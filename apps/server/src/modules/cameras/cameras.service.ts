@@ -389,9 +389,7 @@ export type CamerasService = ReturnType<typeof createCamerasService>;
  * An RTSP address typed with its login inside (`rtsp://user:pass@host/…`, as camera manuals print them):
  * the login moves to the connection's fields (those given explicitly win), so the URL shown never holds it.
  */
-function withoutUrlLogin(
-  connection: Exclude<CameraConnectionInput, { type: 'upload' }>,
-): CameraConnection {
+function withoutUrlLogin(connection: Exclude<CameraConnectionInput, { type: 'upload' }>): CameraConnection {
   if (connection.type === 'onvif') return connection;
   const url = new URL(connection.url);
   const username = connection.username || decodeURIComponent(url.username) || undefined;

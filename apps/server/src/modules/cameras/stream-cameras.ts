@@ -57,7 +57,11 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
     return rows.flatMap((r) => decode(r.camera, r.isGlobalPrivacyModeEnabled) ?? []);
   }
 
-  async function write(cameraId: string, patch: CameraPatch, announce = true): Promise<CameraRow | undefined> {
+  async function write(
+    cameraId: string,
+    patch: CameraPatch,
+    announce = true,
+  ): Promise<CameraRow | undefined> {
     const row = await repo.updateById(cameraId, patch);
     if (row && announce) {
       const code = row.configurationErrorCode as CameraConfigurationErrorCode | null;
@@ -93,7 +97,11 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
       }),
 
     failed: (cameraId: string, code: CameraConfigurationErrorCode) =>
-      write(cameraId, { configurationStatus: 'failed', configurationErrorCode: code, streamStatus: 'stopped' }),
+      write(cameraId, {
+        configurationStatus: 'failed',
+        configurationErrorCode: code,
+        streamStatus: 'stopped',
+      }),
 
     streamState: (cameraId: string, status: CameraStreamStatus, error: string | null = null) =>
       write(cameraId, { streamStatus: status, streamError: error }),

@@ -45,12 +45,16 @@ export function createConfigurationRunner(deps: ConfigurationDeps) {
       const stored = await cameras.configured(camera.id, result.camera, camera.userId);
       if (!stored) return;
       log.info({ cameraId, ms: Date.now() - started }, 'stream camera configured');
-      await deps.onConfigured({ ...camera, config: result.camera, configurationStatus: 'configured' }, result);
+      await deps.onConfigured(
+        { ...camera, config: result.camera, configurationStatus: 'configured' },
+        result,
+      );
     } catch (err) {
       // Shutting down: the camera stays `configuring` and the next start configures it again.
       if (controller.signal.aborted) return;
       const code = err instanceof CameraConfigurationError ? err.code : 'invalid_response';
-      if (err instanceof CameraConfigurationError) log.info({ cameraId, reason: err.message }, "stream camera not configured");
+      if (err instanceof CameraConfigurationError)
+        log.info({ cameraId, reason: err.message }, 'stream camera not configured');
       else log.warn({ err, cameraId }, 'stream camera configuration failed unexpectedly');
       await cameras.failed(camera.id, code);
     }

@@ -10,6 +10,9 @@ import type { CameraPipeFactory } from './streams.pipe.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { createSupervision } from './streams.supervision.js';
 
+/** How often the pulling instance reconciles every stream camera with the database (see `ready`). */
+const RESYNC_MS = 30_000;
+
 export interface StreamsNeeds {
   cameras: Pick<CamerasApi, 'streams' | 'networks' | 'get'>;
   ingest: Pick<IngestApi, 'acceptUpload'>;
@@ -22,7 +25,7 @@ export interface StreamsNeeds {
  * Stream cameras (RTSP/ONVIF, docs/stream-cameras.md): configures them when their connection is given, pulls
  * each configured one that is not private (one upstream for recording and every viewer), turns motion into
  * the same uploads a camera would send, and serves live view. `STREAMS_ENABLED=false` leaves the pulling to
- * another instance; configuration and the live URLs' signature still work here.
+ * another instance (exactly one pulls); configuration still runs wherever it is asked for.
  */
 export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds) {
   const { config, log, events, storage } = context;
@@ -57,8 +60,10 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
   });
 
   const pulling = config.STREAMS_ENABLED;
+  let resync: NodeJS.Timeout | undefined;
   const syncUser = ({ userId }: { userId: string }) => {
-    if (pulling) void supervision.syncUser(userId).catch((err: unknown) => log.warn({ err }, 'stream sync failed'));
+    if (pulling)
+      void supervision.syncUser(userId).catch((err: unknown) => log.warn({ err }, 'stream sync failed'));
   };
   events.on('camera.configure', ({ cameraId }) => void configuration.request(cameraId));
   events.on('cameras.changed', syncUser);
@@ -72,18 +77,27 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
       /** The live pipe of a camera being pulled (tests, benches). */
       pipe: (cameraId: string) => supervision.pipe(cameraId),
     },
-    routes: (app, { guards }) =>
-      registerStreamRoutes(app, { cameras: needs.cameras, supervision, signer: needs.media.signer, guards }),
+    routes: (app, { guards }) => {
+      registerStreamRoutes(app, { cameras: needs.cameras, supervision, signer: needs.media.signer, guards });
+      // Before the job queue stops (onClose): the clips the pipes finish while stopping are accepted first.
+      app.addHook('preClose', async () => {
+        clearInterval(resync);
+        await configuration.close();
+        await supervision.close();
+      });
+    },
     ready: async () => {
+      if (!pulling) return;
       // Leftovers of a crash: the ingest took what it acknowledged, the rest was never acknowledged.
       await rm(workDir, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
       await configuration.resumeInterrupted();
-      if (pulling) await supervision.startAll();
-    },
-    close: async () => {
-      await configuration.close();
-      await supervision.close();
+      await supervision.startAll();
+      // Changes made through another instance reach this one's events only here: a periodic reconcile.
+      resync = setInterval(() => {
+        supervision.startAll().catch((err: unknown) => log.warn({ err }, 'stream cameras not reconciled'));
+      }, RESYNC_MS);
+      resync.unref();
     },
   } satisfies AppModule<unknown>;
 }

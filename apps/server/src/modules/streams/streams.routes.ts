@@ -15,7 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const liveErrors = {
   invalid: () => new AppError(403, 'live.signature_invalid', 'This live view link is not valid'),
-  expired: () => new AppError(403, 'live.signature_expired', 'This live view link has expired; open the camera again'),
+  expired: () =>
+    new AppError(403, 'live.signature_expired', 'This live view link has expired; open the camera again'),
   notStreaming: () =>
     new AppError(404, 'live.not_streaming', 'The camera is not streaming right now', { generic: true }),
 };

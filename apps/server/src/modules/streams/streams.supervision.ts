@@ -41,13 +41,20 @@ export function createSupervision(deps: SupervisionDeps) {
   const { cameras, log } = deps;
   const supervised = new Map<string, Supervised>();
   let closed = false;
+  // Motion files on their way to the ingest: a shutdown waits for them (a clip finished by `stop` included).
+  const inFlight = new Set<Promise<void>>();
   // Syncs of one user run one after another: a burst of changes must not start a camera twice.
   let queue: Promise<unknown> = Promise.resolve();
 
   const shouldPull = (camera: StreamCamera) =>
     camera.configurationStatus === 'configured' && camera.config !== null && !camera.isPrivate;
 
-  async function setStatus(entry: Supervised | undefined, cameraId: string, status: CameraStreamStatus, error?: string) {
+  async function setStatus(
+    entry: Supervised | undefined,
+    cameraId: string,
+    status: CameraStreamStatus,
+    error?: string,
+  ) {
     if (entry) {
       if (entry.status === status && status !== 'reconnecting') return;
       entry.status = status;
@@ -110,12 +117,16 @@ export function createSupervision(deps: SupervisionDeps) {
       stopListening: () => undefined,
     };
     const guard = (what: string, work: Promise<void>) =>
-      void work.catch((err: unknown) => log.warn({ err, cameraId: camera.id }, `stream camera ${what} failed`));
+      void work.catch((err: unknown) =>
+        log.warn({ err, cameraId: camera.id }, `stream camera ${what} failed`),
+      );
     const offs = [
       pipe.on('status', (status: StreamStatus, reason?: string) =>
         guard('status', setStatus(entry, camera.id, status, reason)),
       ),
-      pipe.on('snapshot', (jpeg: Buffer, at: Date) => guard('snapshot', storeSnapshot(entry.camera, jpeg, at))),
+      pipe.on('snapshot', (jpeg: Buffer, at: Date) =>
+        guard('snapshot', storeSnapshot(entry.camera, jpeg, at)),
+      ),
       pipe.on('motionStart', (jpeg: Buffer, at: Date) => guard('motion', onMotionStart(entry, jpeg, at))),
       pipe.on('clip', (clip: MotionClip) => guard('clip', onClip(entry, clip))),
     ];
@@ -132,6 +143,15 @@ export function createSupervision(deps: SupervisionDeps) {
     supervised.delete(cameraId);
     entry.stopListening();
     await entry.pipe.stop();
+  }
+
+  /** At shutdown: the clip a pipe finishes while stopping still goes to the ingest. */
+  async function stopKeepingListeners(cameraId: string): Promise<void> {
+    const entry = supervised.get(cameraId);
+    if (!entry) return;
+    supervised.delete(cameraId);
+    await entry.pipe.stop();
+    entry.stopListening();
   }
 
   /** Brings one camera's pipe in line with its row. */
@@ -189,12 +209,16 @@ export function createSupervision(deps: SupervisionDeps) {
     snapshot: (camera: StreamCamera, jpeg: Buffer, at: Date) => storeSnapshot(camera, jpeg, at),
     /** The pipe of a camera being pulled (live view), or undefined. */
     pipe: (cameraId: string): CameraPipe | undefined => supervised.get(cameraId)?.pipe,
-    /** Stops every pipe; their cameras keep their status for the next start. */
+    /**
+     * Stops every pipe (each finishes the clip it was recording) and waits until the ingest has taken what
+     * they made: run before the job queue stops. The cameras keep their status for the next start.
+     */
     async close(): Promise<void> {
       closed = true;
       await serial(async () => {
-        await Promise.all([...supervised.keys()].map((id) => stop(id)));
+        await Promise.all([...supervised.keys()].map((id) => stopKeepingListeners(id)));
       });
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
 }
