@@ -11,7 +11,8 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': apiTarget,
+      // ws: the realtime hub and the live view's socket go through the dev server too.
+      '/api': { target: apiTarget, ws: true },
       '/healthz': apiTarget,
       '/.well-known': apiTarget,
     },

@@ -59,7 +59,8 @@ export const camerasEndpoints = defineEndpoints({
   },
   getCameraLive: {
     ...apiRoutes.getCameraLive,
-    summary: 'Signed, expiring URLs of the live view (stream cameras) or the latest snapshot (upload cameras)',
+    summary:
+      'Signed, expiring URLs of the live view (stream cameras) or the latest snapshot (upload cameras)',
     tags: ['cameras'],
     params: cameraNameParamsSchema,
     response: okEnvelope(cameraLiveSchema),

@@ -20,12 +20,19 @@ export type CameraConnectionType = (typeof CAMERA_CONNECTION_TYPES)[number];
  * `reconnecting` (lost; retried with backoff, `stream_error` says why), `private` (private mode, global or
  * the camera's: nothing is pulled), `stopped` (not configured).
  */
-export const CAMERA_STREAM_STATUSES = ['connecting', 'streaming', 'reconnecting', 'private', 'stopped'] as const;
+export const CAMERA_STREAM_STATUSES = [
+  'connecting',
+  'streaming',
+  'reconnecting',
+  'private',
+  'stopped',
+] as const;
 export type CameraStreamStatus = (typeof CAMERA_STREAM_STATUSES)[number];
 
 /** Why a stream camera's configuration failed: `configuration_error_code` and its English text. */
 export const CAMERA_CONFIGURATION_ERRORS = {
-  unreachable: 'The camera could not be reached at this address. Check the address and that it is switched on.',
+  unreachable:
+    'The camera could not be reached at this address. Check the address and that it is switched on.',
   wrong_credentials: 'The camera refused the username or password.',
   no_supported_stream: 'The camera offers no H.264 video stream that can be recorded.',
   timed_out: 'The camera did not answer in time (30 seconds).',

@@ -108,8 +108,14 @@ export const cameraSettingsPatchSchema = z.strictObject({
   motion_sensitivity: z
     .number()
     .int('motion_sensitivity is a whole number')
-    .min(MOTION_SENSITIVITY_MIN, `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`)
-    .max(MOTION_SENSITIVITY_MAX, `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`)
+    .min(
+      MOTION_SENSITIVITY_MIN,
+      `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`,
+    )
+    .max(
+      MOTION_SENSITIVITY_MAX,
+      `motion_sensitivity is ${MOTION_SENSITIVITY_MIN} to ${MOTION_SENSITIVITY_MAX}`,
+    )
     .optional(),
 });
 export type CameraSettingsPatch = z.input<typeof cameraSettingsPatchSchema>;
@@ -121,7 +127,10 @@ export const cameraSettingsSchema = z.object({
   is_muted: z.boolean(),
   is_facial_recognition_enabled: z.boolean(),
   has_credentials: z.boolean().describe('Whether a camera login is stored (the detail call shows it)'),
-  motion_sensitivity: z.number().int().describe('Stream cameras: 1 (large movement only) to 10 (the smallest)'),
+  motion_sensitivity: z
+    .number()
+    .int()
+    .describe('Stream cameras: 1 (large movement only) to 10 (the smallest)'),
 });
 export type CameraSettings = z.infer<typeof cameraSettingsSchema>;
 
@@ -142,7 +151,9 @@ export const cameraSchema = z.object({
   snapshot_url: z
     .string()
     .nullable()
-    .describe('Signed URL of the latest frame (stream cameras) or newest activity thumbnail (upload cameras)'),
+    .describe(
+      'Signed URL of the latest frame (stream cameras) or newest activity thumbnail (upload cameras)',
+    ),
   snapshot_date_time_utc: z.string().nullable(),
   created_at: z.string(),
 });
@@ -157,7 +168,10 @@ export const cameraConnectionSummarySchema = z.object({
   username: z.string().nullable(),
   manufacturer: z.string().nullable(),
   model: z.string().nullable(),
-  motion_source: z.enum(['onvif', 'frames']).nullable().describe('ONVIF motion events, or frame differencing'),
+  motion_source: z
+    .enum(['onvif', 'frames'])
+    .nullable()
+    .describe('ONVIF motion events, or frame differencing'),
   video: z
     .object({ codec: z.string(), width: z.number().int(), height: z.number().int() })
     .nullable()
@@ -256,7 +270,10 @@ export const cameraLiveSchema = z.object({
   stream_status: cameraStreamStatusSchema.nullable(),
   mse_url: z.string().nullable().describe('WebSocket path: the init segment, then fMP4 fragments'),
   hls_url: z.string().nullable().describe('HLS playlist path (fMP4 segments)'),
-  mime_type: z.string().nullable().describe('For MediaSource.isTypeSupported, e.g. video/mp4; codecs="avc1.64001f"'),
+  mime_type: z
+    .string()
+    .nullable()
+    .describe('For MediaSource.isTypeSupported, e.g. video/mp4; codecs="avc1.64001f"'),
   has_audio: z.boolean(),
   snapshot_url: z.string().nullable(),
   snapshot_date_time_utc: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cameraConfigurationErrorCodeSchema } from './cameras.js';
 import { chatMessageSchema } from './chat.js';
 import type { RealtimeEventName } from './chat.constants.js';
 
@@ -37,7 +38,11 @@ export const camerasChangedEventSchema = z.object({
   camera_name: z.string().optional(),
   configuration_status: z.enum(['pending', 'configuring', 'configured', 'failed']).optional(),
   configuration_error: z.string().nullable().optional(),
-  stream_status: z.enum(['connecting', 'streaming', 'reconnecting', 'private', 'stopped']).nullable().optional(),
+  configuration_error_code: cameraConfigurationErrorCodeSchema.nullable().optional(),
+  stream_status: z
+    .enum(['connecting', 'streaming', 'reconnecting', 'private', 'stopped'])
+    .nullable()
+    .optional(),
 });
 export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_CAMERA_NETWORKS } from '@homesitter/cameras';
 import { z } from 'zod';
 
 /**
@@ -219,7 +220,7 @@ export const settings = {
   ),
   CAMERA_NETWORKS: setting(
     z.string(),
-    '127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7,fe80::/10',
+    DEFAULT_CAMERA_NETWORKS,
     'Networks (CIDR, comma-separated) this server may connect to for RTSP/ONVIF cameras; empty: none (a cloud server, cameras come through the desktop helper)',
   ),
   STREAMS_ENABLED: setting(

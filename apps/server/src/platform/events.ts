@@ -19,11 +19,14 @@ export interface MemoryImageEvent {
   storageKey: string;
 }
 
+import type { CameraConfigurationErrorCode } from '@homesitter/contract';
+
 /** One stream camera's configuration or upstream moved on: told to clients with `CamerasChanged`. */
 export interface CameraStateChange {
   name: string;
   configuration_status: 'pending' | 'configuring' | 'configured' | 'failed';
   configuration_error: string | null;
+  configuration_error_code: CameraConfigurationErrorCode | null;
   stream_status: 'connecting' | 'streaming' | 'reconnecting' | 'private' | 'stopped' | null;
 }
 

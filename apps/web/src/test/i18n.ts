@@ -1,6 +1,8 @@
 import { initReactI18next } from 'react-i18next';
+import deCameras from '../../public/locales/de/cameras.json';
 import deLegal from '../../public/locales/de/legal.json';
 import de from '../../public/locales/de/translation.json';
+import enCameras from '../../public/locales/en/cameras.json';
 import enLegal from '../../public/locales/en/legal.json';
 import en from '../../public/locales/en/translation.json';
 import { i18n } from '../shared/lib/i18n';
@@ -17,5 +19,13 @@ export async function setupTestI18n() {
     });
   }
   await i18n.changeLanguage('en');
+  return i18n;
+}
+
+/** The same, with the cameras screens' namespace loaded too. */
+export async function setupCamerasTestI18n() {
+  const i18n = await setupTestI18n();
+  i18n.addResourceBundle('en', 'cameras', enCameras);
+  i18n.addResourceBundle('de', 'cameras', deCameras);
   return i18n;
 }

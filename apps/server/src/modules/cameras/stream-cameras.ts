@@ -64,14 +64,15 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
   ): Promise<CameraRow | undefined> {
     const row = await repo.updateById(cameraId, patch);
     if (row && announce) {
-      const code = row.configurationErrorCode as CameraConfigurationErrorCode | null;
+      const failed = row.configurationStatus === 'failed';
+      const code = failed ? (row.configurationErrorCode as CameraConfigurationErrorCode | null) : null;
       await events.emit('cameras.changed', {
         userId: row.userId,
         camera: {
           name: row.name,
           configuration_status: row.configurationStatus,
-          configuration_error:
-            row.configurationStatus === 'failed' && code ? (CAMERA_CONFIGURATION_ERRORS[code] ?? null) : null,
+          configuration_error: code ? (CAMERA_CONFIGURATION_ERRORS[code] ?? null) : null,
+          configuration_error_code: code,
           stream_status: row.streamStatus,
         },
       });

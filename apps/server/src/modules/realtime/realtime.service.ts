@@ -44,6 +44,7 @@ export async function createRealtimeService(deps: RealtimeServiceDeps) {
             camera_name: camera.name,
             configuration_status: camera.configuration_status,
             configuration_error: camera.configuration_error,
+            configuration_error_code: camera.configuration_error_code,
             stream_status: camera.stream_status,
           }
         : {},

@@ -1,69 +1,160 @@
-import { CAMERA_NAME_MAX } from '@homesitter/contract/runtime';
-import { useState, type FormEvent } from 'react';
+import type { CameraConnectionInput } from '@homesitter/contract';
+import { Radio, Upload } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { errorText } from '../../shared/lib/errors';
-import { notify } from '../../shared/lib/toast';
-import { Button } from '../../shared/ui/Button';
+import { useSearchParams } from 'react-router';
+import { Alert } from '../../shared/ui/Alert';
 import { Card } from '../../shared/ui/Card';
-import { TextField } from '../../shared/ui/TextField';
+import { PageSpinner } from '../../shared/ui/Skeletons';
+import { cn } from '../../shared/ui/cn';
 import { pageClass, SettingsHeader } from '../settings/SettingsHeader';
-import { useAddCamera, useCameras, useSites } from './api';
-import { SiteSelect } from './SiteSelect';
-import { useCameraNameField } from './useCameraNameField';
+import { ConfigurationProgress } from './add/ConfigurationProgress';
+import { StreamCameraEdit } from './add/StreamCameraEdit';
+import { StreamCameraForm, type StreamDraft } from './add/StreamCameraForm';
+import { checkStreamForm, emptyStreamForm, formFromSummary } from './add/streamConnection';
+import { UploadCameraForm } from './add/UploadCameraForm';
+import { useCameraDetail } from './api';
+import { useCamerasRealtime } from './useCamerasRealtime';
 
-/** Spec §2 cameras/add: a name (checked inline, §5) and an optional property. */
+type Kind = 'upload' | 'stream';
+
+/** The two ways a camera joins: it uploads its events, or Homesitter pulls its RTSP / ONVIF stream. */
+function KindChoice({ value, onChange }: { value: Kind; onChange: (kind: Kind) => void }) {
+  const { t } = useTranslation('cameras');
+  return (
+    <fieldset className="mb-4">
+      <legend className="sr-only">{t('add.kindLabel')}</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {(['upload', 'stream'] as const).map((kind) => {
+          const Icon = kind === 'upload' ? Upload : Radio;
+          return (
+            <label
+              key={kind}
+              className={cn(
+                'flex cursor-pointer gap-3 rounded-xl p-4 ring-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-400',
+                value === kind
+                  ? 'bg-slate-800 ring-brand-500'
+                  : 'bg-slate-900 ring-slate-700 hover:bg-slate-800',
+              )}
+            >
+              <input
+                type="radio"
+                name="camera-kind"
+                value={kind}
+                checked={value === kind}
+                onChange={() => onChange(kind)}
+                className="sr-only"
+              />
+              <Icon className="mt-0.5 size-5 shrink-0 text-brand-400" aria-hidden="true" />
+              <span className="flex flex-col gap-1">
+                <span className="font-medium text-white">{t(`add.kinds.${kind}`)}</span>
+                <span className="text-sm text-slate-400">{t(`add.kindHints.${kind}`)}</span>
+              </span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Following a stream camera's configuration; "Edit" shows the details entered. */
+function StreamCameraFollow({
+  name,
+  draft,
+  sent,
+  editing,
+  onEdit,
+  onEditDone,
+}: {
+  name: string;
+  draft: StreamDraft | null;
+  sent: CameraConnectionInput | null;
+  editing: boolean;
+  onEdit: () => void;
+  onEditDone: () => void;
+}) {
+  const { t } = useTranslation('cameras');
+  const camera = useCameraDetail(name, { followConfiguration: true });
+  if (!camera.data) {
+    return camera.isError ? <Alert>{t('add.stream.loadFailed')}</Alert> : <PageSpinner />;
+  }
+  // After a reload only the server's summary is left (never the password).
+  const mine = draft?.name.trim().toLowerCase() === name.toLowerCase();
+  const initial = mine && draft ? draft.values : formFromSummary(camera.data.connection);
+  if (editing) {
+    return (
+      <StreamCameraEdit
+        cameraName={camera.data.name}
+        initial={initial}
+        sent={sent ?? checkStreamForm(initial).connection}
+        onDone={onEditDone}
+        onCancel={onEditDone}
+      />
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      <h2 className="text-lg font-semibold text-white">{camera.data.name}</h2>
+      <ConfigurationProgress camera={camera.data} onEdit={onEdit} />
+    </div>
+  );
+}
+
+/**
+ * Spec §2 cameras/add. An upload camera needs a name (and its uploads pointed at us in camera setup); an
+ * RTSP or ONVIF camera also needs its address and login, then configures itself while the screen follows
+ * it (`?camera=`), with "Try again" and "Edit" when it fails.
+ */
 export default function AddCameraPage() {
   const { t } = useTranslation('cameras');
-  const { t: tr } = useTranslation();
-  const navigate = useNavigate();
-  const cameras = useCameras();
-  const sites = useSites();
-  const add = useAddCamera();
-  const name = useCameraNameField((cameras.data ?? []).map((c) => c.name));
-  const [siteUuid, setSiteUuid] = useState<string | null>(null);
+  const [search, setSearch] = useSearchParams();
+  const kind: Kind = search.get('type') === 'stream' ? 'stream' : 'upload';
+  const following = search.get('camera');
+  const editing = search.get('edit') === '1';
+  const [draft, setDraft] = useState<StreamDraft>({ name: '', siteUuid: null, values: emptyStreamForm });
+  const [sent, setSent] = useState<CameraConnectionInput | null>(null);
+  useCamerasRealtime();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.validate()) return;
-    add.mutate(
-      { name: name.value.trim(), site_uuid: siteUuid },
-      {
-        onSuccess: (camera) => {
-          notify.success(t('add.added', { name: camera.name }));
-          void navigate(`/cameras/${encodeURIComponent(camera.name)}`);
-        },
-        onError: (error) => {
-          if (!name.fromServer(error)) notify.error(errorText(tr, error, t('add.failed')));
-        },
-      },
-    );
-  };
+  const follow = (camera: string, edit = false) =>
+    setSearch({ type: 'stream', camera, ...(edit ? { edit: '1' } : {}) }, { replace: true });
 
   return (
     <div className={pageClass}>
       <SettingsHeader title={t('add.title')} back="/cameras" />
-      <Card>
-        <form onSubmit={submit} noValidate className="flex flex-col gap-5">
-          <TextField
-            label={t('add.nameLabel')}
-            hint={t('add.nameHint')}
-            value={name.value}
-            maxLength={CAMERA_NAME_MAX + 1}
-            autoComplete="off"
-            autoFocus
-            onChange={(e) => name.onChange(e.target.value)}
-            error={name.error}
+      {following ? (
+        <Card>
+          <StreamCameraFollow
+            name={following}
+            draft={draft}
+            sent={sent}
+            editing={editing}
+            onEdit={() => follow(following, true)}
+            onEditDone={() => follow(following)}
           />
-          <SiteSelect sites={sites.data ?? []} value={siteUuid} onChange={setSiteUuid} />
-          <p className="text-sm text-slate-400">{t('add.next')}</p>
-          <div className="flex justify-end">
-            <Button type="submit" busy={add.isPending}>
-              {t('add.submit')}
-            </Button>
-          </div>
-        </form>
-      </Card>
+        </Card>
+      ) : (
+        <>
+          <KindChoice
+            value={kind}
+            onChange={(next) => setSearch(next === 'stream' ? { type: 'stream' } : {}, { replace: true })}
+          />
+          <Card>
+            {kind === 'upload' ? (
+              <UploadCameraForm />
+            ) : (
+              <StreamCameraForm
+                draft={draft}
+                onDraftChange={setDraft}
+                onAdded={(camera, connection) => {
+                  setSent(connection);
+                  follow(camera.name);
+                }}
+              />
+            )}
+          </Card>
+        </>
+      )}
     </div>
   );
 }

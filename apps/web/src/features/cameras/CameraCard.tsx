@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { cn } from '../../shared/ui/cn';
 import { formatDateTime } from './format';
+import { SnapshotImage } from './SnapshotImage';
 import { StatusBadge } from './StatusBadge';
 
 /**
- * One camera in the list: its snapshot area (an honest "No activity yet" until it has sent something), name,
- * last activity and configuration status, and a handle to drag it to another property.
+ * One camera in the list: its latest snapshot (an honest "No activity yet" until there is one), name, last
+ * activity and status, and a handle to drag it to another property.
  */
 export function CameraCard({ camera }: { camera: Camera }) {
   const { t, i18n } = useTranslation('cameras');
@@ -30,12 +31,27 @@ export function CameraCard({ camera }: { camera: Camera }) {
       )}
     >
       <Link to={to} className="block focus-visible:outline-2 focus-visible:outline-brand-400">
-        <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-400">
-          <div className="flex flex-col items-center gap-2 text-xs">
-            <CameraOff className="size-6" aria-hidden="true" />
-            {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
+        {camera.snapshot_url ? (
+          <SnapshotImage
+            src={camera.snapshot_url}
+            alt={
+              camera.snapshot_date_time_utc
+                ? t('card.snapshotAlt', {
+                    name: camera.name,
+                    time: formatDateTime(camera.snapshot_date_time_utc, i18n.language),
+                  })
+                : t('card.snapshotAltNoTime', { name: camera.name })
+            }
+            className="aspect-video w-full"
+          />
+        ) : (
+          <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-400">
+            <div className="flex flex-col items-center gap-2 text-xs">
+              <CameraOff className="size-6" aria-hidden="true" />
+              {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
+            </div>
           </div>
-        </div>
+        )}
         <div className="flex items-start justify-between gap-2 p-3 pr-12">
           <div className="min-w-0">
             <h3 className="truncate font-medium text-white">{camera.name}</h3>
@@ -54,7 +70,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
             {camera.settings.is_muted ? (
               <VolumeX className="size-4 text-slate-400" aria-label={t('card.muted')} />
             ) : null}
-            <StatusBadge status={camera.configuration_status} />
+            <StatusBadge camera={camera} />
           </div>
         </div>
       </Link>

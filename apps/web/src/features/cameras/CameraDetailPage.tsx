@@ -14,20 +14,23 @@ import { SettingsHeader } from '../settings/SettingsHeader';
 import { useCameraDetail, useRemoveCamera } from './api';
 import { CameraSettingsForm } from './CameraSettingsForm';
 import { DeleteHistory } from './DeleteHistory';
-import { NoActivity } from './NoActivity';
+import { ConnectionSummary } from './ConnectionSummary';
+import { CameraLiveView } from './live/CameraLiveView';
 import { PastActivities } from './PastActivities';
 import { RenameCameraDialog } from './RenameCameraDialog';
 import { StatusBadge } from './StatusBadge';
+import { useCamerasRealtime } from './useCamerasRealtime';
 
 type Tab = 'live' | 'past';
 
-/** Spec §2 camera detail: live and past views, settings, rename and removal. */
+/** Spec §2 camera detail: live and past views, the stream connection, settings, rename and removal. */
 export default function CameraDetailPage() {
   const { name = '' } = useParams();
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();
   const navigate = useNavigate();
-  const camera = useCameraDetail(name);
+  const camera = useCameraDetail(name, { followConfiguration: true });
+  useCamerasRealtime();
   const remove = useRemoveCamera();
   const [tab, setTab] = useState<Tab>('live');
   const [renaming, setRenaming] = useState(false);
@@ -49,7 +52,7 @@ export default function CameraDetailPage() {
     <div className="mx-auto w-full max-w-3xl p-4 md:p-8">
       <SettingsHeader title={data.name} back="/cameras" />
       <div className="-mt-3 mb-5 flex flex-wrap items-center gap-2">
-        <StatusBadge status={data.configuration_status} />
+        <StatusBadge camera={data} />
         <span className="flex-1" />
         <Link
           to={viewPath}
@@ -98,11 +101,12 @@ export default function CameraDetailPage() {
         {tab === 'past' ? (
           <PastActivities cameraName={data.name} lastActivity={data.last_activity_date_time_utc} />
         ) : (
-          <NoActivity kind={tab} lastActivity={data.last_activity_date_time_utc} />
+          <CameraLiveView camera={data} />
         )}
       </div>
 
       <div className="flex flex-col gap-4">
+        {data.connection ? <ConnectionSummary connection={data.connection} /> : null}
         <CameraSettingsForm key={data.camera_uuid + data.name} camera={data} />
         <DeleteHistory cameraName={data.name} />
       </div>

@@ -1,6 +1,6 @@
 import type { CameraDetail, CameraSettingsPatch } from '@homesitter/contract';
 import { CAMERA_NOTES_MAX, MESSAGES } from '@homesitter/contract/runtime';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../shared/lib/errors';
 import { notify } from '../../shared/lib/toast';
@@ -11,9 +11,13 @@ import { SettingSwitch } from '../../shared/ui/SettingSwitch';
 import { inputClass, TextField } from '../../shared/ui/TextField';
 import { useProfile } from '../user/profile';
 import { useAssignCameraSite, useSites, useUpdateCameraSettings } from './api';
+import { MotionSensitivity } from './MotionSensitivity';
 import { SiteSelect } from './SiteSelect';
 
-/** Spec §3/§4 camera settings: notes for the AI, private, mute, facial recognition (with consent), login, property. */
+/**
+ * Spec §3/§4 camera settings: notes for the AI, private, mute, facial recognition (with consent), login,
+ * property, and for stream cameras the motion sensitivity.
+ */
 export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();
@@ -33,6 +37,19 @@ export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {
       onSuccess: () => notify.success(t(successKey)),
       onError: (error) => notify.error(errorText(tr, error, MESSAGES.updateCameraSettingsFailed)),
     });
+
+  const { mutate } = update;
+  const saveSensitivity = useCallback(
+    (motion_sensitivity: number) =>
+      mutate(
+        { motion_sensitivity },
+        {
+          onSuccess: () => notify.success(t('cameraSettings.saved')),
+          onError: (error) => notify.error(errorText(tr, error, MESSAGES.updateCameraSettingsFailed)),
+        },
+      ),
+    [mutate, t, tr],
+  );
 
   const saveNotes = (e: FormEvent) => {
     e.preventDefault();
@@ -72,6 +89,13 @@ export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {
           disabled={update.isPending || (!globalRecognition && !s.is_facial_recognition_enabled)}
           onCheckedChange={(on) => (on ? setAsking(true) : save({ is_facial_recognition_enabled: false }))}
         />
+        {camera.connection_type !== 'upload' ? (
+          <MotionSensitivity
+            value={s.motion_sensitivity}
+            disabled={update.isPending}
+            onSave={saveSensitivity}
+          />
+        ) : null}
         <div className="mt-3">
           <SiteSelect
             sites={sites.data ?? []}

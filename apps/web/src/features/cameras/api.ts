@@ -1,4 +1,12 @@
-import type { Camera, CameraSettingsPatch, Site } from '@homesitter/contract';
+import type {
+  CameraConnectionInput,
+  AddCameraRequest,
+  Camera,
+  CameraConfigurationStatus,
+  CameraDetail,
+  CameraSettingsPatch,
+  Site,
+} from '@homesitter/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/lib/api';
@@ -6,16 +14,28 @@ import { notify } from '../../shared/lib/toast';
 
 export const camerasKey = ['cameras'] as const;
 export const sitesKey = ['sites'] as const;
-export const cameraKey = (name: string) => ['camera', name.toLowerCase()] as const;
+/** Every camera's detail query; one camera's is `cameraKey(name)`. */
+export const cameraDetailsKey = ['camera'] as const;
+export const cameraKey = (name: string) => [...cameraDetailsKey, name.toLowerCase()] as const;
 export const uploadCredentialsKey = ['camera-upload-credentials'] as const;
 /** The memories feature's queries: refreshed after memories are associated with a property. */
 export const memoriesKey = ['memories'] as const;
+
+/** A streaming camera's snapshot is at most a minute old: the list follows it while shown. */
+const STREAM_SNAPSHOT_REFRESH_MS = 60_000;
+/** While a camera is being configured its detail is read this often, besides realtime (a safety net). */
+export const CONFIGURATION_POLL_MS = 3_000;
+
+const isSettling = (status: CameraConfigurationStatus | undefined) =>
+  status === 'configuring' || status === 'pending';
 
 /** Cameras that are not removed, sorted by name (stale after 1 h; refreshed on visibility while stale). */
 export function useCameras() {
   return useQuery({
     queryKey: camerasKey,
     queryFn: async () => (await api.call('listCameras')).data,
+    refetchInterval: (query) =>
+      query.state.data?.some((c) => c.stream_status === 'streaming') ? STREAM_SNAPSHOT_REFRESH_MS : false,
   });
 }
 
@@ -26,11 +46,20 @@ export function useSites() {
   });
 }
 
-/** The owner's detail view (with the camera's own login). */
-export function useCameraDetail(name: string) {
+/**
+ * The owner's detail view (with the camera's own login). `followConfiguration` reads it every few seconds
+ * while a stream camera is being configured, in case a realtime message is missed.
+ */
+export function useCameraDetail(name: string, options: { followConfiguration?: boolean } = {}) {
   return useQuery({
     queryKey: cameraKey(name),
     queryFn: async () => (await api.call('getCamera', { params: { name } })).data,
+    refetchInterval: (query) =>
+      options.followConfiguration &&
+      query.state.data?.connection_type !== 'upload' &&
+      isSettling(query.state.data?.configuration_status)
+        ? CONFIGURATION_POLL_MS
+        : false,
   });
 }
 
@@ -46,12 +75,59 @@ function refreshCameras(queryClient: QueryClient, name?: string) {
   if (name) void queryClient.invalidateQueries({ queryKey: cameraKey(name) });
 }
 
+/** An upload camera (no `connection`) or a stream camera (RTSP / ONVIF), which then configures itself. */
 export function useAddCamera() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { name: string; site_uuid: string | null }) =>
-      (await api.call('addCamera', { body: input })).data,
-    onSuccess: () => refreshCameras(queryClient),
+    mutationFn: async (input: AddCameraRequest) => (await api.call('addCamera', { body: input })).data,
+    onSuccess: (camera) => refreshCameras(queryClient, camera.name),
+  });
+}
+
+/** What realtime and `configure` tell of a camera before it is read again. */
+export type CameraStatusChanges = Partial<
+  Pick<
+    Camera,
+    | 'configuration_status'
+    | 'configuration_error'
+    | 'configuration_error_code'
+    | 'stream_status'
+    | 'stream_error'
+  >
+>;
+
+/** Puts what the server says of a camera into its cached detail and the list at once. */
+export function mergeCamera(queryClient: QueryClient, name: string, changes: CameraStatusChanges) {
+  const lower = name.toLowerCase();
+  queryClient.setQueryData<CameraDetail>(cameraKey(name), (detail) =>
+    detail ? { ...detail, ...changes } : detail,
+  );
+  queryClient.setQueryData<Camera[]>(camerasKey, (list) =>
+    list?.map((c) => (c.name.toLowerCase() === lower ? { ...c, ...changes } : c)),
+  );
+}
+
+/**
+ * Configures a stream camera again: with the stored connection (`POST …/configure`, 202), or with a
+ * corrected one (`update-camera` with `connection`). Either answers with status `configuring`; the result
+ * follows over realtime and in the camera.
+ */
+export function useConfigureCamera(name: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (connection?: CameraConnectionInput) =>
+      connection
+        ? (await api.call('updateCamera', { body: { name, connection } })).data
+        : (await api.call('configureCamera', { params: { name } })).data,
+    onSuccess: (camera) => {
+      mergeCamera(queryClient, name, {
+        configuration_status: camera.configuration_status,
+        configuration_error: camera.configuration_error,
+        configuration_error_code: camera.configuration_error_code,
+        stream_status: camera.stream_status,
+      });
+      refreshCameras(queryClient, name);
+    },
   });
 }
 

@@ -1,0 +1,48 @@
+import { ImageOff } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../shared/ui/cn';
+
+/**
+ * A camera's snapshot (a signed URL), loaded lazily; when it cannot be loaded (expired, gone) it says so
+ * instead of showing a broken image. A new URL gets a fresh chance, in the same element (no flash).
+ */
+interface SnapshotImageProps {
+  src: string;
+  alt: string;
+  className?: string;
+  /** Load at once (the main picture of a screen) rather than when scrolled near. */
+  eager?: boolean;
+  fit?: 'cover' | 'contain';
+}
+
+export function SnapshotImage({ src, alt, className, eager, fit = 'cover' }: SnapshotImageProps) {
+  const { t } = useTranslation('cameras');
+  // The address that failed: a new one (the next snapshot) replaces the picture in the same element.
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === src) {
+    return (
+      <div
+        role="img"
+        aria-label={alt}
+        className={cn(
+          'flex flex-col items-center justify-center gap-2 bg-slate-950 text-xs text-slate-400',
+          className,
+        )}
+      >
+        <ImageOff className="size-6" aria-hidden="true" />
+        <span aria-hidden="true">{t('card.snapshotUnavailable')}</span>
+      </div>
+    );
+  }
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      onError={() => setFailed(src)}
+      className={cn('bg-slate-950', fit === 'cover' ? 'object-cover' : 'object-contain', className)}
+    />
+  );
+}

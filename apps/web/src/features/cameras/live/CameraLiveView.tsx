@@ -1,0 +1,84 @@
+import type { Camera } from '@homesitter/contract';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../shared/ui/Alert';
+import { Button } from '../../../shared/ui/Button';
+import { Spinner } from '../../../shared/ui/Spinner';
+import { cn } from '../../../shared/ui/cn';
+import { ConfigurationProgress } from '../add/ConfigurationProgress';
+import { useCameraLive } from './liveApi';
+import { LivePlayer } from './LivePlayer';
+import { SnapshotView } from './SnapshotView';
+
+type LiveCamera = Pick<
+  Camera,
+  | 'name'
+  | 'connection_type'
+  | 'configuration_status'
+  | 'configuration_error'
+  | 'configuration_error_code'
+  | 'stream_status'
+  | 'stream_error'
+  | 'snapshot_url'
+  | 'snapshot_date_time_utc'
+>;
+
+/**
+ * What the camera shows live (spec §2 detail Live tab, view, fullscreen, preview): a stream camera's live
+ * picture once it is configured (its configuration until then), an upload camera's latest snapshot.
+ */
+export function CameraLiveView({
+  camera,
+  fill = false,
+  fullscreenControl = true,
+}: {
+  camera: LiveCamera;
+  fill?: boolean;
+  fullscreenControl?: boolean;
+}) {
+  const { t } = useTranslation('cameras');
+  const isStream = camera.connection_type !== 'upload';
+  const ready = !isStream || camera.configuration_status === 'configured';
+  const live = useCameraLive(camera.name, ready);
+  const frame = cn(
+    'flex w-full flex-col items-center justify-center gap-3 bg-slate-950 p-6 text-center',
+    fill ? 'h-full' : 'aspect-video rounded-2xl ring-1 ring-slate-800',
+  );
+
+  if (!ready) {
+    return (
+      <div className={cn('rounded-2xl bg-slate-900 p-5 ring-1 ring-slate-800', fill && 'm-4')}>
+        <ConfigurationProgress camera={camera} showSuccess={false} />
+      </div>
+    );
+  }
+  if (!live.data && !live.isError) {
+    return (
+      <div className={frame} role="status" aria-label={t('live.loading')}>
+        <Spinner size="lg" className="text-brand-400" />
+      </div>
+    );
+  }
+  if (!live.data) {
+    return (
+      <div className={frame}>
+        <Alert>{t('live.loadFailed')}</Alert>
+        <Button variant="secondary" onClick={() => void live.refetch()}>
+          {t('retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (live.data.mode === 'snapshot')
+    return <SnapshotView cameraName={camera.name} live={live.data} fill={fill} />;
+  return (
+    <LivePlayer
+      cameraName={camera.name}
+      live={live.data}
+      streamStatus={camera.stream_status}
+      streamError={camera.stream_error}
+      refresh={async () => (await live.refetch()).data}
+      fill={fill}
+      fullscreenControl={fullscreenControl}
+    />
+  );
+}

@@ -1,0 +1,117 @@
+import type { CameraLive } from '@homesitter/contract';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setupCamerasTestI18n } from '../../../test/i18n';
+import { fakeEnv, FakeMediaSource, FakeSocket, resetLiveFakes } from '../../../test/liveFakes';
+import { startHlsSession } from './hlsSession';
+import { LivePlayer } from './LivePlayer';
+
+vi.mock('./hlsSession', () => ({ startHlsSession: vi.fn(() => ({ close: vi.fn() })) }));
+
+const live: CameraLive = {
+  camera_name: 'Driveway',
+  connection_type: 'onvif',
+  mode: 'stream',
+  stream_status: 'streaming',
+  mse_url: '/api/live/abc/mse?exp=1&sig=x',
+  hls_url: '/api/live/abc/index.m3u8?exp=1&sig=x',
+  mime_type: 'video/mp4; codecs="avc1.64001f"',
+  has_audio: false,
+  snapshot_url: null,
+  snapshot_date_time_utc: null,
+  expires_at: new Date(Date.now() + 600_000).toISOString(),
+};
+
+function renderPlayer(
+  over: Partial<CameraLive> = {},
+  streamStatus: CameraLive['stream_status'] = 'streaming',
+) {
+  return render(
+    <LivePlayer
+      cameraName="Driveway"
+      live={{ ...live, ...over }}
+      streamStatus={streamStatus}
+      streamError={null}
+      refresh={async () => undefined}
+      support={{ mse: fakeEnv(), nativeHls: false }}
+    />,
+  );
+}
+
+beforeAll(setupCamerasTestI18n);
+beforeEach(() => {
+  resetLiveFakes();
+  vi.mocked(startHlsSession).mockClear();
+  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+});
+
+describe('the live player', () => {
+  it('plays over the socket (same origin, ws:) and shows "connecting" until the picture runs', async () => {
+    const view = renderPlayer();
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    expect(FakeSocket.instances[0]!.url).toBe(`ws://${window.location.host}/api/live/abc/mse?exp=1&sig=x`);
+    expect(screen.getByTestId('live-player')).toHaveAttribute('data-engine', 'mse');
+    expect(screen.getByRole('status')).toHaveTextContent('Connecting to the camera…');
+    expect(screen.getByLabelText('Live view of Driveway')).toHaveProperty('muted', true);
+    expect(startHlsSession).not.toHaveBeenCalled();
+
+    view.unmount();
+    expect(FakeSocket.instances[0]!.closed).toBe(true);
+  });
+
+  it('falls back to HLS when MSE cannot play the stream', () => {
+    FakeMediaSource.supported = false;
+    renderPlayer();
+    expect(screen.getByTestId('live-player')).toHaveAttribute('data-engine', 'hls');
+    expect(startHlsSession).toHaveBeenCalledWith(
+      expect.objectContaining({ url: live.hls_url, native: false }),
+    );
+    expect(FakeSocket.instances).toHaveLength(0);
+  });
+
+  it('falls back to HLS when the socket fails to open', async () => {
+    renderPlayer();
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    act(() => FakeSocket.instances[0]!.drop());
+    expect(screen.getByTestId('live-player')).toHaveAttribute('data-engine', 'hls');
+    expect(startHlsSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a failure with Retry when no way works, and Retry starts again with MSE', async () => {
+    const failing = vi.mocked(startHlsSession);
+    failing.mockImplementation(({ onEvent }) => {
+      queueMicrotask(() => onEvent({ type: 'failed', reason: 'socket' }));
+      return { close: vi.fn() };
+    });
+    renderPlayer();
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    act(() => FakeSocket.instances[0]!.drop());
+    expect(await screen.findByRole('alert')).toHaveTextContent('The live view could not be started.');
+
+    failing.mockImplementation(() => ({ close: vi.fn() }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(2));
+  });
+
+  it('opens nothing in private mode and says why', () => {
+    renderPlayer({}, 'private');
+    expect(screen.getByRole('status')).toHaveTextContent('Private mode is on: nothing is recorded or shown');
+    expect(FakeSocket.instances).toHaveLength(0);
+    expect(startHlsSession).not.toHaveBeenCalled();
+  });
+
+  it('offers sound only when the camera has it', async () => {
+    const view = renderPlayer();
+    expect(screen.queryByRole('button', { name: 'Turn the sound on' })).not.toBeInTheDocument();
+    view.unmount();
+    renderPlayer({ has_audio: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Turn the sound on' }));
+    expect(screen.getByLabelText('Live view of Driveway')).toHaveProperty('muted', false);
+    expect(screen.getByRole('button', { name: 'Turn the sound off' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+  });
+});

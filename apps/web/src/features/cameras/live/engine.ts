@@ -1,0 +1,35 @@
+import type { CameraLive } from '@homesitter/contract';
+import type { MseEnvironment } from './mseSession';
+
+/** How a stream reaches the screen: MSE over the socket, hls.js, or the browser's own HLS. */
+export type LiveEngine = 'mse' | 'hls' | 'native-hls';
+
+export interface PlaybackSupport {
+  mse: MseEnvironment | null;
+  /** The video element plays `application/vnd.apple.mpegurl` itself (Safari). */
+  nativeHls: boolean;
+}
+
+export const HLS_MIME = 'application/vnd.apple.mpegurl';
+
+/** What this browser can play, read once from a scratch video element. */
+export function browserSupport(mse: MseEnvironment | null): PlaybackSupport {
+  const probe = document.createElement('video');
+  return { mse, nativeHls: probe.canPlayType(HLS_MIME) !== '' };
+}
+
+/**
+ * The ways to try, best first: MSE when the browser has it and can play the stream's type, then HLS
+ * (native where the browser plays it, else hls.js). Empty when the camera offers neither.
+ */
+export function pickEngines(
+  live: Pick<CameraLive, 'mse_url' | 'hls_url' | 'mime_type'>,
+  support: PlaybackSupport,
+) {
+  const engines: LiveEngine[] = [];
+  if (live.mse_url && live.mime_type && support.mse?.MediaSource.isTypeSupported(live.mime_type)) {
+    engines.push('mse');
+  }
+  if (live.hls_url) engines.push(support.nativeHls ? 'native-hls' : 'hls');
+  return engines;
+}

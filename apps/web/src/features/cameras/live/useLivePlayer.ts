@@ -1,0 +1,105 @@
+import type { CameraLive, CameraStreamStatus } from '@homesitter/contract';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { browserSupport, pickEngines, type PlaybackSupport } from './engine';
+import { startHlsSession } from './hlsSession';
+import { msUntil, toWebSocketUrl } from './liveUrl';
+import { browserMse, startMseSession, type LiveSession, type LiveSessionEvent } from './mseSession';
+
+/** What the viewer sees of the connection (the camera's own upstream state comes separately). */
+export type LivePhase = 'connecting' | 'playing' | 'reconnecting' | 'blocked' | 'failed' | 'unsupported';
+
+/** A socket address this close to its end is replaced before it is used. */
+const URL_EXPIRY_MARGIN_MS = 30_000;
+
+export interface LivePlayerOptions {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  live: CameraLive;
+  /** Fresh signed URLs (`GET /live` again). */
+  refresh: () => Promise<CameraLive | undefined>;
+  /** What the browser can play; read from the browser when not given (tests pass their own). */
+  support?: PlaybackSupport;
+}
+
+/**
+ * Plays a stream camera: MSE over the socket when possible, else HLS; a failed way falls through to the
+ * next, and "Retry" starts again from the best. Everything opened is closed on unmount.
+ */
+export function useLivePlayer({ videoRef, live, refresh, support: given }: LivePlayerOptions) {
+  const [support] = useState(() => given ?? browserSupport(browserMse()));
+  const [attempt, setAttempt] = useState({ run: 0, index: 0 });
+  const key = `${attempt.run}:${attempt.index}`;
+  const [report, setReport] = useState({ key: '', phase: 'connecting' as LivePhase });
+  const [server, setServer] = useState<{ key: string; status: CameraStreamStatus } | null>(null);
+  const latest = useRef({ live, refresh });
+  useEffect(() => {
+    latest.current = { live, refresh };
+  });
+
+  const engines = pickEngines(live, support);
+  const engine = engines[attempt.index];
+  const hlsUrl = engine === 'hls' || engine === 'native-hls' ? live.hls_url : null;
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video || !engine) return;
+    const { run, index } = attempt;
+    const set = (phase: LivePhase) => setReport({ key: `${run}:${index}`, phase });
+    const onEvent = (event: LiveSessionEvent) => {
+      if (event.type === 'opened') set(video.paused ? 'connecting' : 'playing');
+      else if (event.type === 'reconnecting') set('reconnecting');
+      else if (event.type === 'blocked') set('blocked');
+      else if (event.type === 'status') setServer({ key: `${run}:${index}`, status: event.status });
+      else setAttempt((a) => (a.run === run && a.index === index ? { run, index: index + 1 } : a));
+    };
+    const onPlaying = () => set('playing');
+    video.addEventListener('playing', onPlaying);
+
+    let session: LiveSession;
+    if (engine === 'mse' && support.mse) {
+      const getUrl = async () => {
+        let current = latest.current.live;
+        if (msUntil(current.expires_at) < URL_EXPIRY_MARGIN_MS)
+          current = (await latest.current.refresh()) ?? current;
+        if (!current.mse_url) throw new Error('No live socket for this camera');
+        return toWebSocketUrl(current.mse_url);
+      };
+      session = startMseSession({
+        video,
+        mimeType: latest.current.live.mime_type ?? '',
+        getUrl,
+        onEvent,
+        env: support.mse,
+      });
+    } else {
+      session = startHlsSession({ video, url: hlsUrl ?? '', native: engine === 'native-hls', onEvent });
+    }
+    return () => {
+      video.removeEventListener('playing', onPlaying);
+      session.close();
+    };
+  }, [videoRef, engine, attempt, hlsUrl, support]);
+
+  const phase: LivePhase = !engine
+    ? attempt.index === 0
+      ? 'unsupported'
+      : 'failed'
+    : report.key === key
+      ? report.phase
+      : 'connecting';
+
+  return {
+    phase,
+    engine: engine ?? null,
+    /** The latest `status` the socket reported during this attempt, if any. */
+    socketStatus: server?.key === key ? server.status : null,
+    retry: () => {
+      void latest.current.refresh();
+      setAttempt((a) => ({ run: a.run + 1, index: 0 }));
+    },
+    /** After the browser refused autoplay: a tap starts playback. */
+    play: () => {
+      const video = videoRef.current;
+      if (video) void Promise.resolve(video.play()).catch(() => undefined);
+    },
+  };
+}
