@@ -229,7 +229,7 @@ try {
     ...['-v', 'error', '-loop', '1', '-framerate', '10', '-i', frameFile, '-t', '10'],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-g', '10', '-pix_fmt', 'yuv420p', personVideo],
   ]);
-  if (encoded.status !== 0) throw new Error(`person stream: ${encoded.stderr}`);
+  if (encoded.status !== 0) throw new Error(`person stream: ${String(encoded.stderr)}`);
   const rtsp = await startRtspServer({ auth: CAMERA_LOGIN });
   const publication = await mainAndSub(rtsp, `loop:${personVideo}`);
   const devices: OnvifSimulator[] = [];

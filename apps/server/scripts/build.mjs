@@ -6,7 +6,9 @@ import { build } from 'esbuild';
 const read = (url) => JSON.parse(readFileSync(new URL(url, import.meta.url), 'utf8'));
 const pkg = read('../package.json');
 // The workspace packages are bundled; their own npm dependencies (onvif's CommonJS…) stay external too.
-const workspaces = ['../../../packages/contract/package.json', '../../../packages/cameras/package.json'].map(read);
+const workspaces = ['../../../packages/contract/package.json', '../../../packages/cameras/package.json'].map(
+  read,
+);
 const external = [pkg, ...workspaces]
   .flatMap((p) => Object.keys(p.dependencies ?? {}))
   .filter((name) => !name.startsWith('@homesitter/'));

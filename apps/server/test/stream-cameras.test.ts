@@ -113,6 +113,14 @@ const activitiesOf = async (who: TestUser, name: string) =>
     await call('GET', `/api/users/activities?camera_name=${encodeURIComponent(name)}&page=1&pageSize=50`, who)
   ).json<{ data: Activity[] }>().data;
 
+describe('CAMERA_NETWORKS', () => {
+  it('stops the server at start when an entry is not a network, naming it', async () => {
+    await expect(createTestApp({ env: { CAMERA_NETWORKS: '192.168.1.0/24, 10.0.0.0/33' } })).rejects.toThrow(
+      /10\.0\.0\.0\/33/,
+    );
+  });
+});
+
 describe.skipIf(!fixtures)('connecting a stream camera', () => {
   it('refuses an address outside CAMERA_NETWORKS with 400, storing nothing and connecting nowhere', async () => {
     // 203.0.113.0/24 is a documentation network: nothing is sent there, the policy answers first.
@@ -386,8 +394,9 @@ function readSocket(path: string, count: number): Promise<(Buffer | string)[]> {
     const socket = new WebSocket(`${base.replace('http', 'ws')}${path}`);
     const messages: (Buffer | string)[] = [];
     socket.on('message', (data, isBinary) => {
-      if (!isBinary && JSON.parse(data.toString()).type === 'status') return;
-      messages.push(isBinary ? (data as Buffer) : data.toString());
+      const bytes = data as Buffer;
+      if (!isBinary && (JSON.parse(bytes.toString()) as { type: string }).type === 'status') return;
+      messages.push(isBinary ? bytes : bytes.toString());
       if (messages.length === count) {
         socket.close();
         resolve(messages);

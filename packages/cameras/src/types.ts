@@ -92,7 +92,7 @@ export interface Fragment {
   keyframe: boolean;
   /** Wall-clock time the fragment arrived (ms since epoch). */
   receivedAt: number;
-  /** Its media duration in ms (from the track's timescale), 0 when unknown. */
+  /** Its media duration in ms (the video samples', from the track's timescale); 0 when unknown or audio only. */
   durationMs: number;
   /** Increases by one per fragment of one pull; restarts at 0 with a new init segment. */
   sequence: number;
@@ -103,4 +103,15 @@ export interface MotionClip {
   path: string;
   startedAt: Date;
   endedAt: Date;
+}
+
+/**
+ * The little the stream code logs through: pino's (and so Fastify's) logger fits it as it is. Messages never
+ * carry a camera's password or URL login.
+ */
+export interface CameraLogger {
+  debug(obj: Record<string, unknown>, msg: string): void;
+  info(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
+  error(obj: Record<string, unknown>, msg: string): void;
 }

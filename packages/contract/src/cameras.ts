@@ -23,8 +23,12 @@ const configurationErrorCodes = Object.keys(CAMERA_CONFIGURATION_ERRORS) as [
 export const cameraConfigurationErrorCodeSchema = z.enum(configurationErrorCodes);
 
 // Text a camera's owner types: no control characters (PostgreSQL refuses NUL; the rest are never meant).
+const isControl = (c: string) => {
+  const code = c.charCodeAt(0);
+  return (code < 32 && c !== '\t' && c !== '\n' && c !== '\r') || code === 127;
+};
 const noControl = (label: string) =>
-  z.string().refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), {
+  z.string().refine((v) => ![...v].some(isControl), {
     message: `${label} must not contain control characters`,
   });
 

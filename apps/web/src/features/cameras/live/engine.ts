@@ -19,15 +19,17 @@ export function browserSupport(mse: MseEnvironment | null): PlaybackSupport {
 }
 
 /**
- * The ways to try, best first: MSE when the browser has it and can play the stream's type, then HLS
- * (native where the browser plays it, else hls.js). Empty when the camera offers neither.
+ * The ways to try, best first: MSE when the browser has it and can play the stream's type (not known yet
+ * while the camera's stream starts: the socket's init message tells it, and the session checks it then),
+ * then HLS (native where the browser plays it, else hls.js). Empty when the camera offers neither.
  */
 export function pickEngines(
   live: Pick<CameraLive, 'mse_url' | 'hls_url' | 'mime_type'>,
   support: PlaybackSupport,
 ) {
   const engines: LiveEngine[] = [];
-  if (live.mse_url && live.mime_type && support.mse?.MediaSource.isTypeSupported(live.mime_type)) {
+  const playable = (type: string | null) => !type || support.mse?.MediaSource.isTypeSupported(type);
+  if (live.mse_url && support.mse && playable(live.mime_type)) {
     engines.push('mse');
   }
   if (live.hls_url) engines.push(support.nativeHls ? 'native-hls' : 'hls');

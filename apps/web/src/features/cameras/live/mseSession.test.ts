@@ -127,6 +127,13 @@ describe('choosing how to play', () => {
     expect(pickEngines(live, { mse: fakeEnv(), nativeHls: false })).toEqual(['mse', 'hls']);
   });
 
+  it('tries MSE while the stream’s type is not known yet (the socket tells it)', () => {
+    expect(pickEngines({ ...live, mime_type: null }, { mse: fakeEnv(), nativeHls: false })).toEqual([
+      'mse',
+      'hls',
+    ]);
+  });
+
   it('falls back to HLS when MSE cannot play the type, or is missing', () => {
     FakeMediaSource.supported = false;
     expect(pickEngines(live, { mse: fakeEnv(), nativeHls: false })).toEqual(['hls']);

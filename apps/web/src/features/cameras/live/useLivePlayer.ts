@@ -87,6 +87,21 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
       ? report.phase
       : 'connecting';
 
+  // A camera whose stream is (re)starting fails every way for a moment: try again by itself, more slowly
+  // each time (3 s doubling to 30 s), the Retry button meanwhile.
+  const failed = phase === 'failed';
+  useEffect(() => {
+    if (!failed) return;
+    const timer = setTimeout(
+      () => {
+        void latest.current.refresh();
+        setAttempt((a) => ({ run: a.run + 1, index: 0 }));
+      },
+      Math.min(30_000, 3_000 * 2 ** Math.min(attempt.run, 4)),
+    );
+    return () => clearTimeout(timer);
+  }, [failed, attempt.run]);
+
   return {
     phase,
     engine: engine ?? null,
