@@ -8,6 +8,7 @@ import { createNetworkPolicy, DEFAULT_CAMERA_NETWORKS, type ResolvedAddress } fr
 import type { OnvifCameraInfo, OnvifStreamProfile, ReadOnvifCameraOptions } from './onvif.js';
 import type { ProbeResult } from './rtsp-probe.js';
 import { CameraConfigurationError, type StreamAddress } from './types.js';
+import { configurationFailure } from './test-support.js';
 
 /** A JPEG's start: SOI, then a SOF0 segment for 800x600 (all configuration reads of it). */
 const JPEG = Buffer.from([
@@ -65,15 +66,6 @@ function fakes(opts: FakeOptions = {}) {
     return opts.onvif;
   };
   return { options: { policy, probe, grab, onvif }, looked, probed, grabbed, onvifCalls, signals };
-}
-
-async function failure(promise: Promise<unknown>): Promise<CameraConfigurationError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CameraConfigurationError);
-  return err as CameraConfigurationError;
 }
 
 describe('configureCamera: RTSP', () => {
@@ -137,7 +129,7 @@ describe('configureCamera: RTSP', () => {
 
   it('refuses an address outside the allowed networks before connecting to it', async () => {
     const f = fakes({ networks: '10.0.0.0/8', streams: { 'rtsp://127.0.0.1:8554/main': H264 } });
-    const err = await failure(
+    const err = await configurationFailure(
       configureCamera({ type: 'rtsp', url: 'rtsp://127.0.0.1:8554/main' }, f.options),
     );
     expect(err.code).toBe('network_not_allowed');
@@ -154,7 +146,9 @@ describe('configureCamera: RTSP', () => {
         ],
       },
     });
-    const err = await failure(configureCamera({ type: 'rtsp', url: 'rtsp://cam.example/main' }, f.options));
+    const err = await configurationFailure(
+      configureCamera({ type: 'rtsp', url: 'rtsp://cam.example/main' }, f.options),
+    );
     expect(err.code).toBe('network_not_allowed');
     expect(f.probed).toEqual([]);
   });
@@ -162,7 +156,11 @@ describe('configureCamera: RTSP', () => {
   it('answers unreachable for a name that does not resolve', async () => {
     const f = fakes();
     expect(
-      (await failure(configureCamera({ type: 'rtsp', url: 'rtsp://nowhere.local/x' }, f.options))).code,
+      (
+        await configurationFailure(
+          configureCamera({ type: 'rtsp', url: 'rtsp://nowhere.local/x' }, f.options),
+        )
+      ).code,
     ).toBe('unreachable');
   });
 
@@ -173,10 +171,12 @@ describe('configureCamera: RTSP', () => {
         'rtsp://192.168.1.20/audio': { video: null, audioCodec: 'pcm_alaw' },
       },
     });
-    const hevc = await failure(configureCamera({ type: 'rtsp', url: 'rtsp://192.168.1.20/hevc' }, f.options));
+    const hevc = await configurationFailure(
+      configureCamera({ type: 'rtsp', url: 'rtsp://192.168.1.20/hevc' }, f.options),
+    );
     expect(hevc.code).toBe('no_supported_stream');
     expect(hevc.message).toContain('hevc');
-    const audio = await failure(
+    const audio = await configurationFailure(
       configureCamera({ type: 'rtsp', url: 'rtsp://192.168.1.20/audio' }, f.options),
     );
     expect(audio.code).toBe('no_supported_stream');
@@ -187,7 +187,7 @@ describe('configureCamera: RTSP', () => {
     const f = fakes({
       streams: { 'rtsp://192.168.1.20/main': new CameraConfigurationError('wrong_credentials', '401') },
     });
-    const err = await failure(
+    const err = await configurationFailure(
       configureCamera(
         { type: 'rtsp', url: 'rtsp://192.168.1.20/main', username: 'a', password: 'b' },
         f.options,
@@ -198,7 +198,7 @@ describe('configureCamera: RTSP', () => {
 
   it('answers timed_out when a step is still running at the deadline, and aborts it', async () => {
     const f = fakes({ streams: { 'rtsp://192.168.1.20/main': 'hang' } });
-    const err = await failure(
+    const err = await configurationFailure(
       configureCamera({ type: 'rtsp', url: 'rtsp://192.168.1.20/main' }, { ...f.options, timeoutMs: 200 }),
     );
     expect(err.code).toBe('timed_out');
@@ -208,7 +208,7 @@ describe('configureCamera: RTSP', () => {
 
   it('answers timed_out when the name lookup outlasts the deadline', async () => {
     const f = fakes({ lookupHangs: true });
-    const err = await failure(
+    const err = await configurationFailure(
       configureCamera({ type: 'rtsp', url: 'rtsp://slow.local/main' }, { ...f.options, timeoutMs: 200 }),
     );
     expect(err.code).toBe('timed_out');
@@ -224,7 +224,7 @@ describe('configureCamera: RTSP', () => {
     );
     while (f.probed.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
-    expect((await failure(configuring)).code).toBe('timed_out');
+    expect((await configurationFailure(configuring)).code).toBe('timed_out');
     expect(f.signals[0]!.aborted).toBe(true);
   });
 });
@@ -303,7 +303,7 @@ describe('configureCamera: ONVIF', () => {
       onvif: { ...camera, sub: profile('rtsp://203.0.113.9/evil', 640, 360) },
       streams: { [mainUrl]: H264 },
     });
-    const err = await failure(configureCamera(connection, f.options));
+    const err = await configurationFailure(configureCamera(connection, f.options));
     expect(err.code).toBe('network_not_allowed');
     expect(f.probed).toEqual([]);
   });
@@ -369,7 +369,9 @@ describe('configureCamera: ONVIF', () => {
         [subUrl]: mjpeg,
       },
     });
-    expect((await failure(configureCamera(connection, f.options))).code).toBe('no_supported_stream');
+    expect((await configurationFailure(configureCamera(connection, f.options))).code).toBe(
+      'no_supported_stream',
+    );
     expect(f.grabbed).toEqual([]);
   });
 
@@ -379,7 +381,9 @@ describe('configureCamera: ONVIF', () => {
       onvif: { ...camera, sub: null },
       streams: { [mainUrl]: new CameraConfigurationError('wrong_credentials') },
     });
-    expect((await failure(configureCamera(connection, f.options))).code).toBe('wrong_credentials');
+    expect((await configurationFailure(configureCamera(connection, f.options))).code).toBe(
+      'wrong_credentials',
+    );
   });
 
   it.each([
@@ -393,20 +397,20 @@ describe('configureCamera: ONVIF', () => {
     [new Error('Unexpected end of XML'), 'invalid_response'],
   ] as const)('classifies an ONVIF failure (%s) as %s', async (error, code) => {
     const f = fakes({ dns, onvif: error });
-    expect((await failure(configureCamera(connection, f.options))).code).toBe(code);
+    expect((await configurationFailure(configureCamera(connection, f.options))).code).toBe(code);
     expect(f.probed).toEqual([]);
   });
 
   it('refuses an ONVIF host outside the allowed networks before asking it anything', async () => {
     const f = fakes({ networks: '10.0.0.0/8', onvif: camera });
-    const err = await failure(configureCamera({ ...connection, host: '127.0.0.1' }, f.options));
+    const err = await configurationFailure(configureCamera({ ...connection, host: '127.0.0.1' }, f.options));
     expect(err.code).toBe('network_not_allowed');
     expect(f.onvifCalls).toEqual([]);
   });
 
   it('answers timed_out when the camera does not answer ONVIF in time, and aborts the request', async () => {
     const f = fakes({ dns, onvif: 'hang' });
-    const err = await failure(configureCamera(connection, { ...f.options, timeoutMs: 200 }));
+    const err = await configurationFailure(configureCamera(connection, { ...f.options, timeoutMs: 200 }));
     expect(err.code).toBe('timed_out');
     expect(f.onvifCalls[0]!.signal?.aborted).toBe(true);
   });

@@ -18,21 +18,13 @@ import {
   type Publication,
   type RtspTestServer,
 } from './testing/index.js';
-import { CameraConfigurationError, type ConfigurationResult } from './types.js';
+import type { ConfigurationResult } from './types.js';
+import { configurationFailure } from './test-support.js';
 
 const USERNAME = 'admin';
 const PASSWORD = 'c@mera:pass/1';
 const tools = { ffmpegPath: defaultFfmpegPath(), ffprobePath: defaultFfprobePath() };
 const policy = createNetworkPolicy(DEFAULT_CAMERA_NETWORKS);
-
-async function failure(promise: Promise<unknown>): Promise<CameraConfigurationError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CameraConfigurationError);
-  return err as CameraConfigurationError;
-}
 
 const sockets: Server[] = [];
 afterEach(async () => {
@@ -119,7 +111,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
     });
 
     it('answers wrong_credentials for a wrong password, without repeating it', async () => {
-      const err = await failure(
+      const err = await configurationFailure(
         configureCamera(
           { type: 'rtsp', url: publication.mainUrl, username: USERNAME, password: 'not-the-password' },
           { policy, ...tools },
@@ -130,7 +122,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
     });
 
     it('answers unreachable when nothing listens at the address', async () => {
-      const err = await failure(
+      const err = await configurationFailure(
         configureCamera(
           {
             type: 'rtsp',
@@ -146,7 +138,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
 
     it('answers network_not_allowed for an address outside CAMERA_NETWORKS, without connecting', async () => {
       const camera = await silentListener();
-      const err = await failure(
+      const err = await configurationFailure(
         configureCamera(
           { type: 'rtsp', url: `rtsp://127.0.0.1:${camera.port}/main` },
           { policy: createNetworkPolicy('10.0.0.0/8'), ...tools },
@@ -158,7 +150,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
 
     it('answers timed_out when the camera accepts the connection and never answers', async () => {
       const camera = await silentListener();
-      const err = await failure(
+      const err = await configurationFailure(
         configureCamera(
           { type: 'rtsp', url: `rtsp://127.0.0.1:${camera.port}/main` },
           { policy, ...tools, timeoutMs: 2_000 },
@@ -201,7 +193,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
     });
 
     it('answers wrong_credentials for a wrong ONVIF password', async () => {
-      const err = await failure(
+      const err = await configurationFailure(
         configureCamera(
           { type: 'onvif', host: '127.0.0.1', port: onvif.port, username: USERNAME, password: 'wrong' },
           { policy, ...tools },
@@ -217,7 +209,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
         rtspBase: 'rtsp://10.20.30.40:554',
       });
       try {
-        const err = await failure(
+        const err = await configurationFailure(
           configureCamera(
             {
               type: 'onvif',
@@ -243,7 +235,7 @@ describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1',
         neverAnswer: true,
       });
       try {
-        const err = await failure(
+        const err = await configurationFailure(
           configureCamera(
             { type: 'onvif', host: '127.0.0.1', port: hanging.port, username: USERNAME, password: PASSWORD },
             { policy, ...tools, timeoutMs: 2_000 },

@@ -12,7 +12,8 @@ import {
   type OnvifSimulator,
   type OnvifSimulatorOptions,
 } from './testing/index.js';
-import { CameraConfigurationError } from './types.js';
+import type { CameraConfigurationError } from './types.js';
+import { configurationFailure } from './test-support.js';
 
 const login = { username: 'admin', password: 'correct horse' };
 const running: Array<{ close(): Promise<void> }> = [];
@@ -38,15 +39,6 @@ async function httpServer(handler: Parameters<typeof createServer>[1]): Promise<
       }),
   });
   return Object.assign(server, { port: (server.address() as AddressInfo).port });
-}
-
-async function failure(promise: Promise<unknown>): Promise<CameraConfigurationError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CameraConfigurationError);
-  return err as CameraConfigurationError;
 }
 
 /** Resolves with the next values `onMotion` reports. */
@@ -131,7 +123,7 @@ describe('readOnvifCamera', () => {
     const sim = await simulator({
       profiles: [{ token: 'hevc', name: 'Main', encoding: 'H265', width: 1920, height: 1080, path: '/main' }],
     });
-    const err = await failure(readOnvifCamera({ host: sim.host, port: sim.port, ...login }));
+    const err = await configurationFailure(readOnvifCamera({ host: sim.host, port: sim.port, ...login }));
     expect(err.code).toBe('no_supported_stream');
   });
 
@@ -139,7 +131,7 @@ describe('readOnvifCamera', () => {
     'fails with wrong_credentials on a wrong password (HTTP %i fault)',
     async (status) => {
       const sim = await simulator({ authFailureStatus: status });
-      const err = await failure(
+      const err = await configurationFailure(
         readOnvifCamera({ host: sim.host, port: sim.port, username: 'admin', password: 'wrong' }),
       );
       expect(err.code).toBe('wrong_credentials');
@@ -150,13 +142,15 @@ describe('readOnvifCamera', () => {
     const server = await httpServer(() => undefined);
     const port = server.port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const err = await failure(readOnvifCamera({ host: '127.0.0.1', port, ...login }));
+    const err = await configurationFailure(readOnvifCamera({ host: '127.0.0.1', port, ...login }));
     expect(err.code).toBe('unreachable');
   });
 
   it('fails with timed_out when the device never answers', async () => {
     const sim = await simulator({ neverAnswer: true });
-    const err = await failure(readOnvifCamera({ host: sim.host, port: sim.port, ...login, timeoutMs: 500 }));
+    const err = await configurationFailure(
+      readOnvifCamera({ host: sim.host, port: sim.port, ...login, timeoutMs: 500 }),
+    );
     expect(err.code).toBe('timed_out');
   });
 
@@ -164,7 +158,9 @@ describe('readOnvifCamera', () => {
     const server = await httpServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Router login</body></html>');
     });
-    const err = await failure(readOnvifCamera({ host: '127.0.0.1', port: server.port, ...login }));
+    const err = await configurationFailure(
+      readOnvifCamera({ host: '127.0.0.1', port: server.port, ...login }),
+    );
     expect(err.code).toBe('invalid_response');
   });
 

@@ -13,6 +13,7 @@ import {
   urlWithLogin,
 } from './rtsp-probe.js';
 import { CameraConfigurationError } from './types.js';
+import { configurationFailure } from './test-support.js';
 
 const ffprobePath = defaultFfprobePath();
 const ffmpegPath = defaultFfmpegPath();
@@ -275,15 +276,6 @@ async function tcpRefusingPeer(): Promise<ScriptedPeer> {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<CameraConfigurationError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CameraConfigurationError);
-  return err as CameraConfigurationError;
-}
-
 async function closedPort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -299,19 +291,19 @@ describe('probeRtsp and grabFrame against a peer', () => {
   it('answers wrong_credentials when the camera refuses the login, after trying it (Digest)', async () => {
     const peer = await scriptedPeer(() => '401 Unauthorized');
     const url = `rtsp://127.0.0.1:${peer.port}/main`;
-    const err = await failure(probeRtsp({ url, ...login }, { ffprobePath, timeoutMs: 20_000 }));
+    const err = await configurationFailure(probeRtsp({ url, ...login }, { ffprobePath, timeoutMs: 20_000 }));
     expect(err.code).toBe('wrong_credentials');
     expect(err.message).not.toContain(PASSWORD);
     expect(err.message).not.toContain(ENCODED);
     expect(peer.requests.some((r) => /Authorization: Digest username="admin"/.test(r))).toBe(true);
-    expect((await failure(grabFrame({ url, ...login }, { ffmpegPath, timeoutMs: 20_000 }))).code).toBe(
-      'wrong_credentials',
-    );
+    expect(
+      (await configurationFailure(grabFrame({ url, ...login }, { ffmpegPath, timeoutMs: 20_000 }))).code,
+    ).toBe('wrong_credentials');
   });
 
   it('answers unreachable for a stream path the camera does not have (404)', async () => {
     const peer = await scriptedPeer(() => '404 Not Found');
-    const err = await failure(
+    const err = await configurationFailure(
       probeRtsp({ url: `rtsp://127.0.0.1:${peer.port}/typo`, ...login }, { ffprobePath, timeoutMs: 20_000 }),
     );
     expect(err.code).toBe('unreachable');
@@ -319,17 +311,17 @@ describe('probeRtsp and grabFrame against a peer', () => {
 
   it('answers unreachable when nothing listens', async () => {
     const url = `rtsp://127.0.0.1:${await closedPort()}/main`;
-    expect((await failure(probeRtsp({ url, ...login }, { ffprobePath, timeoutMs: 20_000 }))).code).toBe(
-      'unreachable',
-    );
-    expect((await failure(grabFrame({ url, ...login }, { ffmpegPath, timeoutMs: 20_000 }))).code).toBe(
-      'unreachable',
-    );
+    expect(
+      (await configurationFailure(probeRtsp({ url, ...login }, { ffprobePath, timeoutMs: 20_000 }))).code,
+    ).toBe('unreachable');
+    expect(
+      (await configurationFailure(grabFrame({ url, ...login }, { ffmpegPath, timeoutMs: 20_000 }))).code,
+    ).toBe('unreachable');
   });
 
   it('answers invalid_response when the peer does not speak RTSP', async () => {
     const peer = await scriptedPeer(() => 'raw:HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi');
-    const err = await failure(
+    const err = await configurationFailure(
       probeRtsp({ url: `rtsp://127.0.0.1:${peer.port}/main` }, { ffprobePath, timeoutMs: 20_000 }),
     );
     expect(err.code).toBe('invalid_response');
@@ -337,7 +329,7 @@ describe('probeRtsp and grabFrame against a peer', () => {
 
   it('answers timed_out and stops ffprobe when the peer never answers', async () => {
     const peer = await scriptedPeer(() => null);
-    const err = await failure(
+    const err = await configurationFailure(
       probeRtsp({ url: `rtsp://127.0.0.1:${peer.port}/main`, ...login }, { ffprobePath, timeoutMs: 1_500 }),
     );
     expect(err.code).toBe('timed_out');
@@ -354,12 +346,12 @@ describe('probeRtsp and grabFrame against a peer', () => {
     );
     while (peer.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     controller.abort(reason);
-    expect(await failure(probing)).toBe(reason);
+    expect(await configurationFailure(probing)).toBe(reason);
   });
 
   it('tries UDP only when the camera refuses TCP, and answers no_supported_stream when both fail', async () => {
     const peer = await tcpRefusingPeer();
-    const err = await failure(
+    const err = await configurationFailure(
       probeRtsp({ url: `rtsp://127.0.0.1:${peer.port}/main` }, { ffprobePath, timeoutMs: 20_000 }),
     );
     expect(err.code).toBe('no_supported_stream');
@@ -370,7 +362,7 @@ describe('probeRtsp and grabFrame against a peer', () => {
 
   it('does not fall back to UDP for other failures', async () => {
     const peer = await scriptedPeer(() => '401 Unauthorized');
-    await failure(
+    await configurationFailure(
       probeRtsp({ url: `rtsp://127.0.0.1:${peer.port}/main` }, { ffprobePath, timeoutMs: 20_000 }),
     );
     expect(peer.requests.filter((r) => r.startsWith('DESCRIBE')).length).toBeLessThanOrEqual(2);

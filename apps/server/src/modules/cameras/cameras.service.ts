@@ -64,6 +64,16 @@ const configurationError = (code: string | null) =>
     ? CAMERA_CONFIGURATION_ERRORS[code as keyof typeof CAMERA_CONFIGURATION_ERRORS]
     : null;
 
+/** What makes a camera an upload camera again: no stream connection, nothing learnt about one. */
+const UPLOAD_CONNECTION: CameraPatch = {
+  connectionType: 'upload',
+  connection: null,
+  streamConfig: null,
+  configurationErrorCode: null,
+  streamStatus: null,
+  streamError: null,
+};
+
 /** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
 export function toCamera(row: CameraRow, snapshotUrl: string | null = null): Camera {
   const code = row.configurationErrorCode as keyof typeof CAMERA_CONFIGURATION_ERRORS | null;
@@ -194,16 +204,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   ): Promise<CameraPatch> {
     if (!connection) return {};
     if (connection.type === 'upload') {
-      return {
-        connectionType: 'upload',
-        connection: null,
-        streamConfig: null,
-        configurationErrorCode: null,
-        streamStatus: null,
-        streamError: null,
-        snapshotKey: null,
-        snapshotAt: null,
-      };
+      return { ...UPLOAD_CONNECTION, configurationStatus: 'pending', snapshotKey: null, snapshotAt: null };
     }
     const stored = withoutUrlLogin(connection);
     const host = stored.type === 'rtsp' ? new URL(stored.url).hostname : stored.host;
@@ -293,12 +294,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
           credentials: null,
           siteId: null,
           configurationStatus: 'pending',
-          connectionType: 'upload',
-          connection: null,
-          streamConfig: null,
-          configurationErrorCode: null,
-          streamStatus: null,
-          streamError: null,
+          ...UPLOAD_CONNECTION,
           motionSensitivity: MOTION_SENSITIVITY_DEFAULT,
         };
         const row = await write(user.id, existing.id, { ...defaults, ...patch, name, removedAt: null });
