@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { installErrorHandler } from './error-handler.js';
 import { OneLinePerRequest } from './request-log.js';
+import { installNulGuard } from './nul-guard.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 /** JSON bodies above this are refused with 413. */
@@ -49,6 +50,7 @@ export async function createHttpServer(
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
+  installNulGuard(app);
 
   installSecurityHeaders(app, mediaOrigins);
   await app.register(fastifyRateLimit, { global: false });
