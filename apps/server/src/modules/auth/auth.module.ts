@@ -56,6 +56,8 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
       resetsSettled: () => auth.settled(),
       /** Forgets a local sign-in identity (its account deleted). */
       deleteIdentity: (identityId: string) => auth.deleteIdentity(identityId),
+      /** Whether our own provider still has this identity (a deleted account's tokens outlive it). */
+      identityExists: (identityId: string) => auth.identityExists(identityId),
     },
     routes: (app, { rateLimit }) =>
       registerAuthRoutes(app, { auth, guards, signingKey: needs.signingKey, rateLimit }),

@@ -212,6 +212,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       return (await repo.findIdentityById(identityId))?.emailVerified ?? false;
     },
 
+    async identityExists(identityId: string): Promise<boolean> {
+      return (await repo.findIdentityById(identityId)) !== undefined;
+    },
+
     async deleteIdentity(identityId: string): Promise<void> {
       await repo.deleteIdentity(identityId);
     },

@@ -323,6 +323,20 @@ describe('account deletion', () => {
     expect((await call('GET', '/api/users/profile', user)).statusCode).toBe(200);
   });
 
+  it('does not come back through the still-valid ID token of the deleted account', async () => {
+    const gone = await signUp(t);
+    expect((await call('DELETE', '/api/users', gone)).statusCode).toBe(200);
+    const recreate = await call('POST', '/api/users', gone, { timezone: 'Europe/Berlin' });
+    expect(recreate.statusCode).toBe(401);
+    expect(recreate.json()).toMatchObject({ code: 'auth.unauthenticated' });
+    expect((await call('GET', '/api/users/profile', gone)).statusCode).toBe(404);
+    const q = await t.database.query<{ n: number }>(
+      'select count(*)::int as n from users where auth_subject = $1',
+      [gone.uid],
+    );
+    expect(q[0]?.n).toBe(0);
+  });
+
   it('lets the same email sign up again afterwards', async () => {
     const email = uniqueEmail('again');
     const first = await signUp(t, { email });
