@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'media.forbidden',
   'media.not_found',
   'chat.image_not_allowed',
+  'chat.video_not_allowed',
   'chat.reply_not_found',
   'realtime.token_invalid',
   'camera.name_required',

@@ -1,6 +1,13 @@
 import { AppError } from '../../platform/errors.js';
 
 export const chatErrors = {
+  videoNotAllowed: (url: string) =>
+    new AppError(
+      400,
+      'chat.video_not_allowed',
+      `Only your own saved clips can be attached; this video is not one: ${url.slice(0, 100)}`,
+      { generic: true },
+    ),
   imageNotAllowed: (url: string) =>
     new AppError(
       400,

@@ -101,6 +101,34 @@ describe('sending a message', () => {
     }
   });
 
+  it("accepts only the user's own signed media in a clip's links", async () => {
+    const roseId = await userIdOf(rose);
+    const signer = createMediaSigner(TEST_MEDIA_SECRET, 'http://homesitter.test');
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    const clip = signer.url(`users/${roseId}/clip.mp4`, exp);
+    const poster = signer.url(`users/${roseId}/poster.jpg`, exp);
+    const ok = await send(rose, {
+      text: 'This one',
+      videos: [{ video_url: clip, thumbnail_image_url: poster }],
+    });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().data.videos).toMatchObject([{ video_url: clip, thumbnail_image_url: poster }]);
+    const ottos = `/media/users/${await userIdOf(otto)}/clip.mp4?exp=1&sig=abc`;
+    for (const video of [
+      { video_url: 'javascript:alert(1)' },
+      { url: 'https://evil.example/clip.mp4' },
+      { hls_url: ottos },
+      { video_url: clip, thumbnail_image_url: 'https://evil.example/p.jpg' },
+    ]) {
+      const res = await send(rose, { text: 'This one', videos: [video] });
+      expect(res.statusCode, JSON.stringify(video)).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: MESSAGES.sendMessageFailed,
+        code: 'chat.video_not_allowed',
+      });
+    }
+  });
+
   it('quotes the replied-to message from the database, and refuses a reply to a message that is not yours', async () => {
     const original = (await send(rose, { text: 'Who was at the gate?' })).json().data;
     const reply = await send(rose, {

@@ -193,6 +193,10 @@ export function createChatService(deps: ChatServiceDeps) {
       const userId = await userIdOf(subject);
       for (const url of input.images)
         if (!deps.isOwnMediaUrl(userId, url)) throw chatErrors.imageNotAllowed(url);
+      // A clip's links are shown and played by the user's apps: only their own media, like images.
+      for (const video of input.videos)
+        for (const url of [video.video_url, video.url, video.hls_url, video.thumbnail_image_url])
+          if (url && !deps.isOwnMediaUrl(userId, url)) throw chatErrors.videoNotAllowed(url);
       const reply = await replyFor(userId, input);
       const current = now();
       const claimed = input.date_time_utc ? new Date(input.date_time_utc) : current;
