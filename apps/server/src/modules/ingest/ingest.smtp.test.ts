@@ -97,6 +97,25 @@ describe('SMTP ingest', () => {
     expect(await refusedCount(h.t, userId)).toBe(refused + 2);
   });
 
+  it('refuses for good (554, not "send it again") a message no camera writes: MIME 2,000 deep, a 5 MB subject', async () => {
+    const before = (await uploadsOf(h.t, userId)).length;
+    let nested = 'Content-Type: text/plain\r\n\r\nhello\r\n';
+    for (let i = 0; i < 2_000; i++) {
+      nested = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${nested}--b${i}--\r\n`;
+    }
+    await expect(
+      send({ envelope: { from: 'g@example.com', to: `${login.username}@homesitter.test` }, raw: nested }),
+    ).rejects.toMatchObject({ responseCode: 554, response: expect.stringMatching(/could not be read/) });
+    await expect(
+      send({
+        from: 'Gate <g@example.com>',
+        subject: 'x'.repeat(5 * 1024 * 1024),
+        attachments: [{ filename: 'a.jpg', content: await smallJpeg() }],
+      }),
+    ).rejects.toMatchObject({ responseCode: 554 });
+    expect((await uploadsOf(h.t, userId)).length).toBe(before);
+  });
+
   it('refuses wrong credentials', async () => {
     await expect(
       send(

@@ -48,6 +48,26 @@ function cameraOf(email: Email): string {
 }
 
 /**
+ * The parsed message. What cannot be parsed (MIME nested deeper than any camera writes, headers larger than
+ * any camera sends) is refused for good, 554: a 4xx would make the camera send it again forever.
+ */
+async function readMessage(path: string): Promise<Email> {
+  try {
+    return await PostalMime.parse(Readable.toWeb(createReadStream(path)), {
+      attachmentEncoding: 'arraybuffer',
+      maxNestingDepth: MAX_MIME_DEPTH,
+      maxHeadersSize: MAX_HEADER_BYTES,
+    });
+  } catch (err) {
+    throw smtpError(554, `The message could not be read: ${(err as Error).message}`.slice(0, 200));
+  }
+}
+
+/** Cameras write a flat message: one multipart with a few parts. */
+const MAX_MIME_DEPTH = 16;
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/**
  * Copies the message to a spool file, at most `maxBytes`; past that it keeps reading (the client is still
  * sending) but writes nothing more. Answers whether it was too large.
  */
@@ -99,9 +119,7 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
           552,
           `Message exceeds the maximum size of ${Math.floor(maxBytes / (1024 * 1024))} MB`,
         );
-      const email = await PostalMime.parse(Readable.toWeb(createReadStream(path)), {
-        attachmentEncoding: 'arraybuffer',
-      });
+      const email = await readMessage(path);
       const cameraName = cameraOf(email);
       let refusal: UploadRefusalReason | undefined;
       for (const attachment of email.attachments) {
