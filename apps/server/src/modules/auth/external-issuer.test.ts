@@ -11,7 +11,10 @@ const AUDIENCE = 'homesitter-app';
 
 let jwksServer: Server;
 let t: TestApp;
-let sign: (claims: Record<string, unknown>, opts?: { audience?: string; issuer?: string }) => Promise<string>;
+let sign: (
+  claims: Record<string, unknown>,
+  opts?: { audience?: string; issuer?: string; noExpiry?: boolean },
+) => Promise<string>;
 
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
@@ -22,14 +25,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   const { port } = jwksServer.address() as AddressInfo;
-  sign = (claims, opts = {}) =>
-    new SignJWT(claims)
+  sign = (claims, opts = {}) => {
+    const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setIssuer(opts.issuer ?? ISSUER)
       .setAudience(opts.audience ?? AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(privateKey);
+      .setIssuedAt();
+    return (opts.noExpiry ? jwt : jwt.setExpirationTime('1h')).sign(privateKey);
+  };
   t = await createTestApp({
     env: {
       AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`,
@@ -65,8 +68,13 @@ describe('tokens from an external OIDC issuer', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/users/settings', headers })).statusCode).toBe(403);
   });
 
-  it('are refused with a wrong audience or an unknown issuer', async () => {
-    for (const opts of [{ audience: 'someone-else' }, { issuer: 'https://evil.example.test' }]) {
+  it('are refused with a wrong audience, an unknown issuer or no expiry', async () => {
+    for (const opts of [
+      { audience: 'someone-else' },
+      { issuer: 'https://evil.example.test' },
+      // Signed by the right issuer, but never expiring: refused.
+      { noExpiry: true },
+    ]) {
       const token = await sign({ sub: 'x', email: 'x@example.com', email_verified: true }, opts);
       const res = await t.app.inject({
         method: 'GET',

@@ -101,6 +101,8 @@ export async function createTokenVerifier(
           issuer: localIssuer,
           audience: LOCAL_AUDIENCE,
           algorithms: [ALG],
+          // A token that never expires is refused, whoever signed it.
+          requiredClaims: ['exp'],
         });
         return toContext(payload, token, 'local');
       }
@@ -108,6 +110,7 @@ export async function createTokenVerifier(
         const { payload } = await jwtVerify(token, remote, {
           issuer: external.issuer,
           ...(external.audience ? { audience: external.audience } : {}),
+          requiredClaims: ['exp'],
         });
         return toContext(payload, token, 'external');
       }
