@@ -14,7 +14,9 @@ interface MailText {
   outro: string;
 }
 
-const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
+type MailKind = 'verify' | 'reset' | 'lockout';
+
+const TEXTS: Record<MailKind, Record<SupportedLanguage, MailText>> = {
   verify: {
     en: {
       subject: 'Confirm your email for Homesitter',
@@ -48,15 +50,34 @@ const TEXTS: Record<'verify' | 'reset', Record<SupportedLanguage, MailText>> = {
         'Der Link funktioniert einmal und läuft in 1 Stunde ab. Warst du das nicht, ignoriere diese E-Mail; es ändert sich nichts.',
     },
   },
+  lockout: {
+    en: {
+      subject: 'Failed sign-ins to your Homesitter account',
+      intro:
+        'Someone entered a wrong password for your Homesitter account {attempts} times from the address {address}. Sign-ins from there are paused for 15 minutes; you can still sign in as usual.',
+      action: 'If it was not you, choose a new password',
+      outro: 'If it was you, wait a little and try again.',
+    },
+    de: {
+      subject: 'Fehlgeschlagene Anmeldungen bei deinem Homesitter-Konto',
+      intro:
+        'Jemand hat {attempts}-mal ein falsches Passwort für dein Homesitter-Konto eingegeben, von der Adresse {address}. Anmeldungen von dort sind 15 Minuten lang gesperrt; du selbst kannst dich weiter anmelden.',
+      action: 'Warst du das nicht, wähle ein neues Passwort',
+      outro: 'Warst du es, warte kurz und versuche es noch einmal.',
+    },
+  },
 };
 
 function render(
-  kind: 'verify' | 'reset',
+  kind: MailKind,
   language: SupportedLanguage,
   to: string,
   link: string,
+  vars: Record<string, string> = {},
 ): OutgoingMail {
-  const t = TEXTS[kind][language];
+  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
+  const base = TEXTS[kind][language];
+  const t = { subject: base.subject, intro: fill(base.intro), action: base.action, outro: base.outro };
   const text = `${t.intro}\n\n${t.action}: ${link}\n\n${t.outro}\n\nHomesitter`;
   const html = `<!doctype html><html lang="${language}"><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
 <p>${escapeHtml(t.intro)}</p>
@@ -71,3 +92,11 @@ export const verificationMail = (language: SupportedLanguage, to: string, link: 
   render('verify', language, to, link);
 export const passwordResetMail = (language: SupportedLanguage, to: string, link: string) =>
   render('reset', language, to, link);
+
+/** To the owner, when wrong passwords from one address paused sign-ins from there. */
+export const lockoutMail = (
+  language: SupportedLanguage,
+  to: string,
+  link: string,
+  failed: { attempts: number; address: string },
+) => render('lockout', language, to, link, { attempts: String(failed.attempts), address: failed.address });

@@ -6,7 +6,7 @@ import type { SignupApi } from '../signup/signup.module.js';
 import { createAccessGuards } from './auth.guard.js';
 import { createAuthRepository } from './auth.repository.js';
 import { registerAuthRoutes } from './auth.routes.js';
-import { createAuthService } from './auth.service.js';
+import { createAuthService, LOCKOUT_WINDOW_MS } from './auth.service.js';
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './tokens.js';
 
 // What other modules may use besides the API: rules and errors they share.
@@ -17,7 +17,7 @@ export interface AuthNeeds {
   mailer: Mailer;
   signingKey: SigningKey;
   adminToken: string;
-  /** Sign-in attempts per email address in 15 minutes. */
+  /** Failed sign-ins per email address from one client address in 15 minutes (10 times that from anywhere). */
   signInPerEmail: number;
 }
 
@@ -34,7 +34,10 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     publicUrl: config.PUBLIC_URL,
     isSignupEnabled: () => needs.signup.isEnabled(),
     isVerificationExempt: (email) => config.VERIFICATION_EXEMPT_EMAILS.includes(email),
-    signInLimiter: createRateLimiter({ max: needs.signInPerEmail, windowMs: 15 * 60_000 }),
+    signInLimiter: createRateLimiter({ max: needs.signInPerEmail, windowMs: LOCKOUT_WINDOW_MS }),
+    // Ten times the per-address bound, from anywhere: guessing from many addresses stays slow.
+    signInPerEmailLimiter: createRateLimiter({ max: needs.signInPerEmail * 10, windowMs: LOCKOUT_WINDOW_MS }),
+    signInLockoutAttempts: needs.signInPerEmail,
     log,
   });
   const guards = createAccessGuards({

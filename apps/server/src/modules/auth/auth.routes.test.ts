@@ -122,6 +122,34 @@ describe('sign-in', () => {
   });
 });
 
+describe('wrong passwords', () => {
+  it('pause the address they come from, not the owner elsewhere, and tell the owner by mail', async () => {
+    const limited = await createTestApp({ limits: { authPerIpPerMinute: 1_000, signInPerEmail: 3 } });
+    try {
+      const owner = await signUp(limited);
+      const attempt = (password: string, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in',
+          payload: { email: owner.email, password },
+          remoteAddress,
+        });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await attempt('wrong-password', '203.0.113.9')).statusCode);
+      expect(codes).toEqual([401, 401, 401, 429]);
+      // The owner, elsewhere, signs in as usual.
+      expect((await attempt(owner.password, '198.51.100.7')).statusCode).toBe(200);
+
+      await limited.modules.auth.resetsSettled();
+      const notices = limited.mailer.sent.filter((m) => m.subject.includes('Failed sign-ins'));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toMatchObject({ to: owner.email, text: expect.stringContaining('203.0.113.9') });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('tokens', () => {
   it('signs ID tokens verifiable with the published JWKS, with sub, email and email_verified', async () => {
     const user = await signUp(t, { profile: false });

@@ -43,7 +43,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     app,
     guards,
     endpoints.signIn,
-    async (req) => auth.signIn(req.body.email, req.body.password),
+    async (req) => auth.signIn(req.body.email, req.body.password, req.ip),
     limited,
   );
 

@@ -11,7 +11,7 @@ import { commonErrors } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { RateLimiter } from '../../platform/rate-limiter.js';
 import { authErrors } from './auth.errors.js';
-import { passwordResetMail, verificationMail } from './auth.mails.js';
+import { lockoutMail, passwordResetMail, verificationMail } from './auth.mails.js';
 import type { AuthRepository, Identity } from './auth.repository.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
 import { hashOpaqueToken, newIdentityId, newOpaqueToken, type IdTokenSubject } from './tokens.js';
@@ -19,6 +19,8 @@ import { hashOpaqueToken, newIdentityId, newOpaqueToken, type IdTokenSubject } f
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 const VERIFY_CODE_TTL_MS = 24 * 3600 * 1000;
 const RESET_CODE_TTL_MS = 3600 * 1000;
+/** How long wrong passwords pause sign-ins from one address (the sign-in limiter's window). */
+export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -28,8 +30,15 @@ export interface AuthServiceDeps {
   isSignupEnabled: () => Promise<boolean>;
   /** VERIFICATION_EXEMPT_EMAILS: test accounts that may skip verification. */
   isVerificationExempt: (email: string) => boolean;
-  /** Sign-in attempts per email address. */
+  /**
+   * Sign-in attempts per email address and client address: wrong passwords from one address pause that
+   * address only, so nobody can lock the owner out of their own account.
+   */
   signInLimiter: RateLimiter;
+  /** Attempts per email address from anywhere: a far higher bound on guessing from many addresses. */
+  signInPerEmailLimiter?: RateLimiter;
+  /** Failed attempts from one address that pause it (the owner is told by mail). */
+  signInLockoutAttempts?: number;
   log: Logger;
   now?: () => Date;
 }
@@ -45,7 +54,7 @@ export interface SignUpInput {
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, mailer, log } = deps;
   const now = deps.now ?? (() => new Date());
-  /** Password resets under way after their answer went out (`settled` waits for them). */
+  /** Mails under way after their answer went out: resets and lockout notices (`settled` waits for them). */
   const resets = new Set<Promise<void>>();
 
   async function mailResetCode(email: string): Promise<void> {
@@ -60,6 +69,20 @@ export function createAuthService(deps: AuthServiceDeps) {
     });
     const link = `${deps.publicUrl}/forgot-password?code=${encodeURIComponent(code.value)}`;
     await mailer.send(passwordResetMail(languageOf(identity), identity.email, link));
+  }
+
+  /** Addresses whose pause the owner has been told of, until the pause ends. */
+  const toldLockouts = new Map<string, number>();
+
+  async function mailLockout(identity: Identity, address: string): Promise<void> {
+    const key = `${identity.id}\n${address}`;
+    const at = now().getTime();
+    for (const [k, until] of toldLockouts) if (until <= at) toldLockouts.delete(k);
+    if (toldLockouts.has(key)) return;
+    toldLockouts.set(key, at + LOCKOUT_WINDOW_MS);
+    const link = `${deps.publicUrl}/forgot-password`;
+    const attempts = deps.signInLockoutAttempts ?? 10;
+    await mailer.send(lockoutMail(languageOf(identity), identity.email, link, { attempts, address }));
   }
 
   async function issueSession(identity: Identity, familyId: string = randomUUID()): Promise<AuthSession> {
@@ -129,13 +152,23 @@ export function createAuthService(deps: AuthServiceDeps) {
       return issueSession(identity);
     },
 
-    async signIn(email: string, password: string): Promise<AuthSession> {
-      const wait = deps.signInLimiter.hit(email);
+    async signIn(email: string, password: string, address = 'unknown'): Promise<AuthSession> {
+      const key = `${email}\n${address}`;
+      const wait = Math.max(deps.signInLimiter.hit(key), deps.signInPerEmailLimiter?.hit(email) ?? 0);
       if (wait > 0) throw commonErrors.rateLimited(wait);
       const identity = await repo.findIdentityByEmail(email);
       const ok = await verifyPassword(password, identity?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-      if (!identity || !ok) throw authErrors.invalidCredentials();
-      deps.signInLimiter.reset(email);
+      if (!identity || !ok) {
+        // The attempt that pauses this address tells the owner, once per pause, after the answer.
+        if (identity && deps.signInLimiter.waitFor(key) > 0) {
+          const work = mailLockout(identity, address)
+            .catch((err: unknown) => log.error({ err }, 'lockout mail failed'))
+            .finally(() => resets.delete(work));
+          resets.add(work);
+        }
+        throw authErrors.invalidCredentials();
+      }
+      deps.signInLimiter.reset(key);
       return issueSession(identity);
     },
 
