@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import {
   activities,
@@ -86,12 +86,13 @@ export function createAssistantRepository(db: Db) {
       return rows.reverse();
     },
 
-    /** Cameras not removed, with their property. */
+    /** Cameras not removed, with their property, in the order they were added (the prompt is stable). */
     cameras(userId: string) {
       return db
         .select({ id: cameras.id, name: cameras.name, siteId: cameras.siteId, notes: cameras.notes })
         .from(cameras)
-        .where(and(eq(cameras.userId, userId), isNull(cameras.removedAt)));
+        .where(and(eq(cameras.userId, userId), isNull(cameras.removedAt)))
+        .orderBy(asc(cameras.createdAt), asc(cameras.id));
     },
 
     /** Properties not removed. */
