@@ -12,6 +12,11 @@ export interface GuardDeps {
   exemptEmails: readonly string[];
   /** Our own provider's current answer, so a freshly verified user need not refresh the token first. */
   isLocalIdentityVerified: (identityId: string) => Promise<boolean>;
+  /**
+   * Whether our own provider still has the identity: a deleted account's tokens stay valid JWTs until they
+   * expire, and must be useless at once (the answer may be remembered briefly; deletion forgets it).
+   */
+  localIdentityExists: (identityId: string) => Promise<boolean>;
 }
 
 function bearerToken(req: FastifyRequest): string | undefined {
@@ -30,7 +35,7 @@ export function createAccessGuards(deps: GuardDeps): AccessGuards {
     if (!token)
       throw commonErrors.unauthenticated('Sign in to continue: the Authorization bearer token is missing');
     const auth = await deps.verify(token);
-    if (!auth) {
+    if (!auth || (auth.issuer === 'local' && !(await deps.localIdentityExists(auth.subject)))) {
       req.log.info({ token: redactToken(token) }, 'rejected bearer token');
       throw commonErrors.unauthenticated('Your session is invalid or has expired. Please sign in again.');
     }

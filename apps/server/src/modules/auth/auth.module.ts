@@ -7,6 +7,10 @@ import { createAccessGuards } from './auth.guard.js';
 import { createAuthRepository } from './auth.repository.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { createAuthService, LOCKOUT_WINDOW_MS } from './auth.service.js';
+import { createIdentityPresence } from './identity-presence.js';
+
+/** How long "this identity exists" is remembered per instance: a deleted account's tokens die within it. */
+const IDENTITY_PRESENCE_TTL_MS = 60_000;
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './tokens.js';
 
 // What other modules may use besides the API: rules and errors they share.
@@ -40,6 +44,12 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     signInLockoutAttempts: needs.signInPerEmail,
     log,
   });
+  const identities = createIdentityPresence({
+    exists: (identityId) => auth.identityExists(identityId),
+    ttlMs: IDENTITY_PRESENCE_TTL_MS,
+  });
+  // This instance forgets at once; another instance within the TTL (and its tokens' signature cache).
+  context.events.on('user.deleted', ({ subject }) => identities.forget(subject));
   const guards = createAccessGuards({
     verify: await createTokenVerifier(
       needs.signingKey,
@@ -50,6 +60,7 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     ),
     exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
     isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
+    localIdentityExists: (identityId) => identities.exists(identityId),
     admin: createAdminGuard(needs.adminToken),
   });
   return {
@@ -59,8 +70,6 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
       resetsSettled: () => auth.settled(),
       /** Forgets a local sign-in identity (its account deleted). */
       deleteIdentity: (identityId: string) => auth.deleteIdentity(identityId),
-      /** Whether our own provider still has this identity (a deleted account's tokens outlive it). */
-      identityExists: (identityId: string) => auth.identityExists(identityId),
     },
     routes: (app, { rateLimit }) =>
       registerAuthRoutes(app, { auth, guards, signingKey: needs.signingKey, rateLimit }),

@@ -11,16 +11,12 @@ export { derivePreferences } from './users.service.js';
 export { spendFreeEvent } from './users.repository.js';
 
 /** The user's profile, settings and account deletion (which announces `user.deleted`). */
-export function createUsersModule(
-  context: ModuleContext,
-  needs: { auth: Pick<AuthApi, 'deleteIdentity' | 'identityExists'> },
-) {
+export function createUsersModule(context: ModuleContext, needs: { auth: Pick<AuthApi, 'deleteIdentity'> }) {
   const repo = createUsersRepository(context.database.db);
   const users = createUsersService({
     repo,
     freeEvents: context.config.FREE_EVENTS,
     deleteLocalIdentity: (identityId) => needs.auth.deleteIdentity(identityId),
-    localIdentityExists: (identityId) => needs.auth.identityExists(identityId),
     events: context.events,
   });
   return {

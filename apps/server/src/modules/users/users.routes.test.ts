@@ -323,13 +323,14 @@ describe('account deletion', () => {
     expect((await call('GET', '/api/users/profile', user)).statusCode).toBe(200);
   });
 
-  it('does not come back through the still-valid ID token of the deleted account', async () => {
+  it('makes every token issued before it useless at once: the account cannot come back through one', async () => {
     const gone = await signUp(t);
     expect((await call('DELETE', '/api/users', gone)).statusCode).toBe(200);
     const recreate = await call('POST', '/api/users', gone, { timezone: 'Europe/Berlin' });
     expect(recreate.statusCode).toBe(401);
     expect(recreate.json()).toMatchObject({ code: 'auth.unauthenticated' });
-    expect((await call('GET', '/api/users/profile', gone)).statusCode).toBe(404);
+    expect((await call('GET', '/api/users/profile', gone)).statusCode).toBe(401);
+    expect((await call('GET', '/api/users/cameras', gone)).statusCode).toBe(401);
     const q = await t.database.query<{ n: number }>(
       'select count(*)::int as n from users where auth_subject = $1',
       [gone.uid],

@@ -7,7 +7,6 @@ import type {
 } from '@homesitter/contract';
 import type { EventBus } from '../../platform/events.js';
 import type { AuthContext } from '../../platform/http/route.js';
-import { commonErrors } from '../../platform/errors.js';
 import { userErrors } from './users.errors.js';
 import type { UserPatch, UserRow, UsersRepository } from './users.repository.js';
 
@@ -16,8 +15,6 @@ export interface UsersServiceDeps {
   freeEvents: number;
   /** Removes the identity behind a local account (our own provider); external issuers keep theirs. */
   deleteLocalIdentity: (identityId: string) => Promise<void>;
-  /** Whether the identity behind a local account still exists (it is gone once the account is deleted). */
-  localIdentityExists: (identityId: string) => Promise<boolean>;
   events: EventBus;
   now?: () => Date;
 }
@@ -85,10 +82,6 @@ export function createUsersService(deps: UsersServiceDeps) {
       auth: AuthContext,
       input: CreateUserInput,
     ): Promise<{ profile: UserProfile; created: boolean }> {
-      // A deleted account's ID token stays valid until it expires: it must not bring the account back.
-      if (auth.issuer === 'local' && !(await deps.localIdentityExists(auth.subject))) {
-        throw commonErrors.unauthenticated('Your session is invalid or has expired. Please sign in again.');
-      }
       const inserted = await repo.insert({
         authSubject: auth.subject,
         email: auth.email,
