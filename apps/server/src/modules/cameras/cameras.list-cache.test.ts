@@ -181,12 +181,12 @@ describe('the cached cameras list', () => {
     expect(announced()).toBe(before);
   });
 
-  it('is gone with the account: the list answers 404', async () => {
+  it('is gone with the account: its token answers 401, nothing comes from the cache', async () => {
     const who = await signUp(a.t);
     await call('POST', '/api/users/cameras', who, { name: 'Attic' });
     expect(await listed(who)).toHaveLength(1);
     expect((await call('DELETE', '/api/users', who)).statusCode).toBe(200);
-    expect((await call('GET', '/api/users/cameras', who)).statusCode).toBe(404);
+    expect((await call('GET', '/api/users/cameras', who)).statusCode).toBe(401);
   });
 
   it('is each user’s own', async () => {

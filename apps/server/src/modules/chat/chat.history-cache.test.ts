@@ -113,7 +113,7 @@ describe('the cached newest history page', () => {
     expect(await texts(two)).toEqual([]);
   });
 
-  it('is gone with the account: the history answers 404', async () => {
+  it('is gone with the account: its token answers 401, nothing comes from the cache', async () => {
     const who = await signUp(t);
     await send(who, 'Bye');
     expect(await texts(who)).toEqual(['Bye']);
@@ -125,7 +125,7 @@ describe('the cached newest history page', () => {
       url: '/api/users/conversation-history?page=1&pageSize=10',
       headers: who.auth,
     });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(401);
   });
 });
 

@@ -127,12 +127,12 @@ describe('the cached memories list', () => {
     expect((await shown())?.expiration).toEqual({ date: `${year}-06-15`, hour: 4, minute: 30, period: 'PM' });
   });
 
-  it('is gone with the account: the list answers 404', async () => {
+  it('is gone with the account: its token answers 401, nothing comes from the cache', async () => {
     const who = await signUp(m.t);
     await create(who, 'people', { name: 'Nanny' });
     expect((await listed(who)).people).toHaveLength(1);
     expect((await call('DELETE', '/api/users', who)).statusCode).toBe(200);
-    expect((await call('GET', '/api/users/memories', who)).statusCode).toBe(404);
+    expect((await call('GET', '/api/users/memories', who)).statusCode).toBe(401);
   });
 });
 
