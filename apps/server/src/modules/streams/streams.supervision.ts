@@ -116,10 +116,13 @@ export function createSupervision(deps: SupervisionDeps) {
       status: camera.streamStatus ?? 'stopped',
       stopListening: () => undefined,
     };
-    const guard = (what: string, work: Promise<void>) =>
-      void work.catch((err: unknown) =>
+    const guard = (what: string, work: Promise<void>) => {
+      const tracked = work.catch((err: unknown) =>
         log.warn({ err, cameraId: camera.id }, `stream camera ${what} failed`),
       );
+      inFlight.add(tracked);
+      void tracked.finally(() => inFlight.delete(tracked));
+    };
     const offs = [
       pipe.on('status', (status: StreamStatus, reason?: string) =>
         guard('status', setStatus(entry, camera.id, status, reason)),

@@ -12,6 +12,7 @@ import { SnapshotView } from './SnapshotView';
 type LiveCamera = Pick<
   Camera,
   | 'name'
+  | 'last_activity_date_time_utc'
   | 'connection_type'
   | 'configuration_status'
   | 'configuration_error'
@@ -69,7 +70,14 @@ export function CameraLiveView({
     );
   }
   if (live.data.mode === 'snapshot')
-    return <SnapshotView cameraName={camera.name} live={live.data} fill={fill} />;
+    return (
+      <SnapshotView
+        cameraName={camera.name}
+        live={live.data}
+        lastActivity={camera.last_activity_date_time_utc}
+        fill={fill}
+      />
+    );
   return (
     <LivePlayer
       cameraName={camera.name}

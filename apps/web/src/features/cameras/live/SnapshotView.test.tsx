@@ -30,12 +30,14 @@ const snapshotLive = (url: string | null, time: string | null): CameraLive => ({
   expires_at: new Date(Date.now() + 600_000).toISOString(),
 });
 
-function renderLive() {
+function renderLive(lastActivity: string | null = null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <CameraLiveView camera={cameraFixture({ name: 'Porch' })} />
+        <CameraLiveView
+          camera={cameraFixture({ name: 'Porch', last_activity_date_time_utc: lastActivity })}
+        />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -92,10 +94,16 @@ describe('the live view of an upload camera', () => {
     expect(screen.getByText(/^Latest snapshot, /)).toHaveTextContent('10:05');
   });
 
-  it('says "No snapshot yet" only when there is none', async () => {
+  it('says "No activity yet" before the first event, "No snapshot yet" when events came without one', async () => {
     live = snapshotLive(null, null);
     renderLive();
-    expect(await screen.findByText('No snapshot yet')).toBeInTheDocument();
+    expect(await screen.findByText('No activity yet')).toBeInTheDocument();
     expect(screen.queryByRole('img')).not.toBeInTheDocument();
+  });
+
+  it('says "No snapshot yet" when the camera sent events but no picture', async () => {
+    live = snapshotLive(null, null);
+    renderLive('2026-11-25T10:00:00Z');
+    expect(await screen.findByText('No snapshot yet')).toBeInTheDocument();
   });
 });

@@ -17,10 +17,13 @@ import { cameraLiveKey } from './liveApi';
 export function SnapshotView({
   cameraName,
   live,
+  lastActivity = null,
   fill = false,
 }: {
   cameraName: string;
   live: Pick<CameraLive, 'snapshot_url' | 'snapshot_date_time_utc'>;
+  /** The camera's last event: without a snapshot, it tells "no activity yet" from "no snapshot". */
+  lastActivity?: string | null;
   fill?: boolean;
 }) {
   const { t, i18n } = useTranslation('cameras');
@@ -51,7 +54,9 @@ export function SnapshotView({
           )}
         >
           <CameraOff className="size-10 text-slate-500" aria-hidden="true" />
-          <p className="font-medium text-slate-200">{t('card.noSnapshot')}</p>
+          <p className="font-medium text-slate-200">
+            {lastActivity ? t('card.noSnapshot') : t('card.noActivity')}
+          </p>
           <p className="max-w-sm text-sm text-slate-400">{t('detail.liveEmpty')}</p>
           <Link
             to="/settings/camera-setup"
