@@ -19,7 +19,7 @@ import {
   type RtspTestServer,
 } from './testing/index.js';
 import type { ConfigurationResult } from './types.js';
-import { configurationFailure } from './test-support.js';
+import { closedPort, configurationFailure } from './test-support.js';
 
 const USERNAME = 'admin';
 const PASSWORD = 'c@mera:pass/1';
@@ -51,15 +51,6 @@ async function silentListener(): Promise<{ port: number; connections: () => numb
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { port: (server.address() as AddressInfo).port, connections: () => connections };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1', () => {

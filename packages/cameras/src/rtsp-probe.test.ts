@@ -13,7 +13,7 @@ import {
   urlWithLogin,
 } from './rtsp-probe.js';
 import { CameraConfigurationError } from './types.js';
-import { configurationFailure } from './test-support.js';
+import { closedPort, configurationFailure } from './test-support.js';
 
 const ffprobePath = defaultFfprobePath();
 const ffmpegPath = defaultFfmpegPath();
@@ -274,15 +274,6 @@ async function tcpRefusingPeer(): Promise<ScriptedPeer> {
     if (method === 'SETUP') return '461 Unsupported Transport';
     return '405 Method Not Allowed';
   });
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('probeRtsp and grabFrame against a peer', () => {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { CameraConfigurationError } from './types.js';
 
@@ -9,4 +11,14 @@ export async function configurationFailure(promise: Promise<unknown>): Promise<C
   );
   expect(err).toBeInstanceOf(CameraConfigurationError);
   return err as CameraConfigurationError;
+}
+
+/** A port on 127.0.0.1 where nothing listens (taken, then given back). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
