@@ -11,8 +11,11 @@ export const SITE_NAME_MAX = 100;
 export const DEFAULT_FTP_PORT = 2121;
 export const DEFAULT_INGEST_SMTP_PORT = 2525;
 
-/** How a camera reaches us: it uploads files (FTP, email, HTTP), or we pull its RTSP / ONVIF stream. */
-export const CAMERA_CONNECTION_TYPES = ['upload', 'rtsp', 'onvif'] as const;
+/**
+ * How a camera reaches us: it uploads files (FTP, email, HTTP), we pull its RTSP / ONVIF stream, or the
+ * owner's desktop helper bridges it (records and uploads at home, relays live view on demand).
+ */
+export const CAMERA_CONNECTION_TYPES = ['upload', 'rtsp', 'onvif', 'helper'] as const;
 export type CameraConnectionType = (typeof CAMERA_CONNECTION_TYPES)[number];
 
 /**

@@ -59,26 +59,39 @@ const rtspUrlSchema = z
     }
   }, 'url must be an rtsp:// or rtsps:// address, e.g. rtsp://192.168.1.20:554/stream1');
 
+const rtspConnectionSchema = z.strictObject({
+  type: z.literal('rtsp'),
+  url: rtspUrlSchema,
+  username: streamUsername.optional(),
+  password: streamPassword.optional(),
+});
+const onvifConnectionSchema = z.strictObject({
+  type: z.literal('onvif'),
+  host: hostSchema,
+  port: z.number().int().min(1, 'port is 1 to 65535').max(65535, 'port is 1 to 65535').optional(),
+  username: streamUsername,
+  password: streamPassword,
+});
+
+/** A camera's own stream address and login: what the desktop helper tests and configures. */
+export const streamConnectionInputSchema = z.discriminatedUnion(
+  'type',
+  [rtspConnectionSchema, onvifConnectionSchema],
+  { error: 'connection.type must be rtsp or onvif' },
+);
+export type StreamConnectionInput = z.input<typeof streamConnectionInputSchema>;
+
 /** How a stream camera is reached (`POST /api/users/cameras` `connection`). Upload cameras send `upload`. */
 export const cameraConnectionInputSchema = z.discriminatedUnion(
   'type',
   [
     z.strictObject({ type: z.literal('upload') }),
-    z.strictObject({
-      type: z.literal('rtsp'),
-      url: rtspUrlSchema,
-      username: streamUsername.optional(),
-      password: streamPassword.optional(),
-    }),
-    z.strictObject({
-      type: z.literal('onvif'),
-      host: hostSchema,
-      port: z.number().int().min(1, 'port is 1 to 65535').max(65535, 'port is 1 to 65535').optional(),
-      username: streamUsername,
-      password: streamPassword,
-    }),
+    rtspConnectionSchema,
+    onvifConnectionSchema,
+    // Bridged by the owner's desktop helper: it records and uploads; the server never reaches the camera.
+    z.strictObject({ type: z.literal('helper') }),
   ],
-  { error: 'connection.type must be upload, rtsp or onvif' },
+  { error: 'connection.type must be upload, rtsp, onvif or helper' },
 );
 export type CameraConnectionInput = z.input<typeof cameraConnectionInputSchema>;
 

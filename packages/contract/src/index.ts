@@ -18,3 +18,4 @@ export * from './ai.endpoints.js';
 export * from './activities.js';
 export * from './activities.endpoints.js';
 export * from './ingest.endpoints.js';
+export * from './helper.js';
