@@ -4,3 +4,15 @@ export { createNetworkPolicy, parseCameraNetworks, DEFAULT_CAMERA_NETWORKS } fro
 export { configureCamera } from './configure.js';
 export { createCameraSupervisor, type CameraSupervisor } from './supervisor.js';
 export { createOnvifMotionEvents } from './onvif.js';
+export { createMp4Reader, inspectFragment, parseInit, Mp4Error, type InitSegment } from './mp4.js';
+export { createFragmentBuffer, type FragmentBuffer } from './fragment-buffer.js';
+export { createLiveHub, type LiveHub, type LiveViewer } from './live-hub.js';
+export { createHls, type Hls } from './hls.js';
+export {
+  discoverCameras,
+  NOT_A_CAMERA_REASON,
+  NO_VIDEO_SERVICE_REASON,
+  type DiscoverOptions,
+  type DiscoveryResult,
+} from './discovery/discover.js';
+export { localSubnets } from './discovery/subnets.js';

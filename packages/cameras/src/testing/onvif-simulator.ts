@@ -1,8 +1,9 @@
 /**
- * An ONVIF (Profile S) device for tests: the device, media and events services over SOAP 1.2 on 127.0.0.1,
- * with WS-Security UsernameToken logins, two H.264 profiles whose stream URIs point at the test RTSP server,
- * a snapshot, and PullPoint motion events driven by `setMotion`. It answers what the `onvif` npm client
- * asks while connecting and reading a camera; anything else is a SOAP fault, as on a strict device.
+ * An ONVIF (Profile S) device for tests: the device, media and events services over SOAP 1.2 on 127.0.0.1
+ * (or another loopback address), with WS-Security UsernameToken logins, two H.264 profiles whose stream URIs
+ * point at the test RTSP server, a snapshot, and PullPoint motion events driven by `setMotion`. It answers
+ * what the `onvif` npm client asks while connecting and reading a camera; anything else is a SOAP fault, as
+ * on a strict device.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -42,6 +43,17 @@ export interface OnvifSimulatorOptions {
   neverAnswer?: boolean;
   /** The JPEG served at the snapshot URI; default the shared fixture empty-driveway.jpg. */
   snapshot?: Buffer;
+  /** The address to listen on (any of 127.0.0.0/8 on Linux); default 127.0.0.1. */
+  host?: string;
+  /** The port to listen on; default a free one. */
+  port?: number;
+  /** False: no media service (a device with nothing to stream, e.g. an access controller). Default true. */
+  mediaService?: boolean;
+  /**
+   * Operations answered without a login, as ONVIF's pre-authentication access class allows; default only
+   * `GetSystemDateAndTime` (a strict device). E.g. `['GetSystemDateAndTime', 'GetServices']`.
+   */
+  openOperations?: string[];
 }
 
 export interface SimulatorRequest {
@@ -54,7 +66,7 @@ export interface SimulatorRequest {
 }
 
 export interface OnvifSimulator {
-  /** `http://127.0.0.1:PORT/onvif/device_service` */
+  /** `http://HOST:PORT/onvif/device_service` */
   url: string;
   host: string;
   port: number;
@@ -144,6 +156,9 @@ function envelope(body: string): string {
 export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promise<OnvifSimulator> {
   const profiles = options.profiles ?? DEFAULT_PROFILES;
   const motionEvents = options.motionEvents ?? true;
+  const mediaService = options.mediaService ?? true;
+  const openOperations = new Set(options.openOperations ?? ['GetSystemDateAndTime']);
+  const host = options.host ?? '127.0.0.1';
   const log: SimulatorRequest[] = [];
   const subscriptions = new Map<string, Subscription>();
   const sockets = new Set<Socket>();
@@ -185,7 +200,7 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
     let status = 200;
     let answer: string;
     try {
-      if (operation !== 'GetSystemDateAndTime' && authenticated !== true) {
+      if (!openOperations.has(operation) && authenticated !== true) {
         throw new SoapFault(
           options.authFailureStatus ?? 400,
           'Sender',
@@ -243,7 +258,7 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
 
   async function operate(path: string, operation: string, body: string): Promise<string> {
     if (path === DEVICE_PATH) return deviceOperation(operation, body);
-    if (path === MEDIA_PATH) return mediaOperation(operation, body);
+    if (path === MEDIA_PATH && mediaService) return mediaOperation(operation, body);
     if (path === EVENTS_PATH && motionEvents) return eventsOperation(operation);
     if (path.startsWith(SUBSCRIPTION_PATH) && motionEvents) {
       return subscriptionOperation(path.slice(SUBSCRIPTION_PATH.length), operation, body);
@@ -276,9 +291,11 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
               '<tt:WSPausableSubscriptionManagerInterfaceSupport>false</tt:WSPausableSubscriptionManagerInterfaceSupport>' +
               '</tt:Events>'
             : '') +
-          `<tt:Media><tt:XAddr>${base}${MEDIA_PATH}</tt:XAddr><tt:StreamingCapabilities>` +
-          '<tt:RTPMulticast>false</tt:RTPMulticast><tt:RTP_TCP>true</tt:RTP_TCP>' +
-          '<tt:RTP_RTSP_TCP>true</tt:RTP_RTSP_TCP></tt:StreamingCapabilities></tt:Media>' +
+          (mediaService
+            ? `<tt:Media><tt:XAddr>${base}${MEDIA_PATH}</tt:XAddr><tt:StreamingCapabilities>` +
+              '<tt:RTPMulticast>false</tt:RTPMulticast><tt:RTP_TCP>true</tt:RTP_TCP>' +
+              '<tt:RTP_RTSP_TCP>true</tt:RTP_RTSP_TCP></tt:StreamingCapabilities></tt:Media>'
+            : '') +
           '</tds:Capabilities></tds:GetCapabilitiesResponse>'
         );
       case 'GetServices': {
@@ -294,11 +311,13 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
             DEVICE_PATH,
             '<tds:Capabilities><tds:Network/><tds:Security/><tds:System/></tds:Capabilities>',
           ) +
-          service(
-            NS.trt,
-            MEDIA_PATH,
-            '<trt:Capabilities SnapshotUri="true"><trt:StreamingCapabilities RTP_TCP="true" RTP_RTSP_TCP="true"/></trt:Capabilities>',
-          ) +
+          (mediaService
+            ? service(
+                NS.trt,
+                MEDIA_PATH,
+                '<trt:Capabilities SnapshotUri="true"><trt:StreamingCapabilities RTP_TCP="true" RTP_RTSP_TCP="true"/></trt:Capabilities>',
+              )
+            : '') +
           (motionEvents
             ? service(
                 NS.tev,
@@ -526,14 +545,14 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}`;
+  base = `http://${host}:${port}`;
 
   return {
     url: `${base}${DEVICE_PATH}`,
-    host: '127.0.0.1',
+    host,
     port,
     setMotion(on) {
       motion = on;

@@ -4,13 +4,20 @@
  * without a camera. It relays RTP as is; it never parses media.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export interface RtspServerOptions {
   /** A login players must give; publishers need none. Absent: players need no login either. */
   auth?: { username: string; password: string; scheme?: 'digest' | 'basic' } | undefined;
   /** The Digest/Basic realm. */
   realm?: string;
+  /**
+   * The addresses to listen on, all on the same port and serving the same paths (several simulated
+   * cameras sharing one publisher); default `['127.0.0.1']`. `url()` names the first.
+   */
+  hosts?: string[];
+  /** The port to listen on; default a free one. */
+  port?: number;
 }
 
 export interface RtspServerStats {
@@ -22,7 +29,7 @@ export interface RtspServerStats {
 
 export interface RtspTestServer {
   port: number;
-  /** `rtsp://127.0.0.1:PORT/path` without a login; `withLogin` puts the configured one inside. */
+  /** `rtsp://HOST:PORT/path` (the first host) without a login; `withLogin` puts the configured one inside. */
   url(path: string, withLogin?: boolean): string;
   stats(): RtspServerStats;
   /** Resolves once `path` has a recording publisher (at once when it has one already). */
@@ -72,8 +79,9 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
   const publications = new Map<string, Publication>();
   const connections = new Set<Connection>();
   const waiters = new Map<string, Array<() => void>>();
+  const hosts = options.hosts?.length ? options.hosts : ['127.0.0.1'];
 
-  const server = createServer((socket) => {
+  const onConnection = (socket: Socket) => {
     socket.setNoDelay(true);
     const connection: Connection = {
       socket,
@@ -93,7 +101,7 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
       connections.delete(connection);
       forget(connection);
     });
-  });
+  };
 
   function consume(connection: Connection, input: Buffer): Buffer {
     let buffer = input;
@@ -265,7 +273,7 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
       const path = pathOf(request.uri);
       const publication = publications.get(path);
       if (!publication?.recording) return reply('404 Not Found');
-      const base = `rtsp://127.0.0.1:${port()}${path}/`;
+      const base = `rtsp://${connection.socket.localAddress ?? hosts[0]}:${port()}${path}/`;
       return reply(
         '200 OK',
         { 'Content-Base': base, 'Content-Type': 'application/sdp' },
@@ -348,13 +356,28 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
   }
 
   function port(): number {
-    return (server.address() as AddressInfo).port;
+    return (servers[0]!.address() as AddressInfo).port;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
+  const servers: Server[] = [];
+  const listen = (host: string, listenPort: number) =>
+    new Promise<void>((resolve, reject) => {
+      const server = createServer(onConnection);
+      server.once('error', reject);
+      server.listen(listenPort, host, () => {
+        servers.push(server);
+        resolve();
+      });
+    });
+  const closeServers = () =>
+    Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  try {
+    await listen(hosts[0]!, options.port ?? 0);
+    for (const host of hosts.slice(1)) await listen(host, port());
+  } catch (err) {
+    await closeServers();
+    throw err;
+  }
 
   return {
     port: port(),
@@ -363,7 +386,7 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
         withLogin && options.auth
           ? `${encodeURIComponent(options.auth.username)}:${encodeURIComponent(options.auth.password)}@`
           : '';
-      return `rtsp://${login}127.0.0.1:${port()}${path.startsWith('/') ? path : `/${path}`}`;
+      return `rtsp://${login}${hosts[0]}:${port()}${path.startsWith('/') ? path : `/${path}`}`;
     },
     stats() {
       const players: Record<string, number> = {};
@@ -388,7 +411,7 @@ export async function startRtspServer(options: RtspServerOptions = {}): Promise<
     },
     async close() {
       for (const connection of connections) connection.socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServers();
     },
   };
 }

@@ -1,0 +1,148 @@
+/**
+ * npm run bench:discovery — the desktop helper's discovery flow against 10 simulated ONVIF cameras on
+ * loopback (127.0.0.2…127.0.0.11; one RTSP server on all their addresses fed by one publisher copying a
+ * looped H.264 still, so the machine's two cores go to discovery and configuration, not to encoding):
+ *
+ * 1. discoverCameras with WS-Discovery (multicast on `lo`, a group port of its own) and a port scan of
+ *    127.0.0.0/24 on the simulator ports: the time until all 10 were reported (target ≤ 5 s), and until it
+ *    ended (WS-Discovery listens 3 s after its last probe, sent 1.5 s in).
+ * 2. configureCamera of all 10 at once over ONVIF with their login: each camera's time (target ≤ 10 s) and
+ *    the total (target ≤ 30 s).
+ *
+ * Three runs; prints each, the medians and the load average (the machine may be shared).
+ */
+import { createSocket } from 'node:dgram';
+import { loadavg } from 'node:os';
+import type { DiscoveredDevice } from '@homesitter/contract';
+import { configureCamera, createNetworkPolicy, discoverCameras } from '@homesitter/cameras';
+import { fixturesDir, startSimulatedCameras } from '@homesitter/cameras/testing';
+
+const CAMERAS = Number(process.env.BENCH_CAMERAS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LOGIN = { username: 'bench', password: 'bench-camera-pass' };
+const TARGET_FIND_MS = 5_000;
+const TARGET_CONFIGURE_ONE_MS = 10_000;
+const TARGET_CONFIGURE_ALL_MS = 30_000;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const verdict = (ms: number, target: number) => (ms <= target ? 'ok' : 'MISSED');
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+if (!fixturesDir()) {
+  console.error('bench:discovery needs the shared fixtures (set FIXTURES_DIR); not found.');
+  process.exit(2);
+}
+
+const wsDiscoveryPort = await freeUdpPort();
+const network = await startSimulatedCameras({
+  count: CAMERAS,
+  wsDiscoveryPort,
+  credentials: LOGIN,
+  media: true,
+});
+const policy = createNetworkPolicy('127.0.0.0/8');
+const addresses = new Set(network.cameras.map((camera) => camera.address));
+console.log(
+  `${CAMERAS} simulated cameras on ${network.cameras[0]!.address}…${network.cameras.at(-1)!.address}, ` +
+    `ONVIF port ${network.onvifPort}, RTSP port ${network.rtspPort}`,
+);
+
+const found: number[] = [];
+const ended: number[] = [];
+const eachConfigured: number[] = [];
+const allConfigured: number[] = [];
+let failures = 0;
+
+try {
+  for (let run = 1; run <= RUNS; run++) {
+    const started = Date.now();
+    const firstSeen = new Map<string, number>();
+    let allFoundAt: number | null = null;
+    const result = await discoverCameras({
+      wsDiscovery: { port: wsDiscoveryPort, interfaces: ['127.0.0.1'] },
+      portScan: { subnets: ['127.0.0.0/24'], rtspPorts: [network.rtspPort], httpPorts: [network.onvifPort] },
+      onDevice: (device: DiscoveredDevice) => {
+        if (!addresses.has(device.address) || firstSeen.has(device.address)) return;
+        firstSeen.set(device.address, Date.now() - started);
+        if (firstSeen.size === addresses.size) allFoundAt = Date.now() - started;
+      },
+    });
+    const endedAfter = Date.now() - started;
+    const cameras = result.devices.filter((device) => device.supported && addresses.has(device.address));
+    if (cameras.length !== CAMERAS || result.devices.length !== CAMERAS || allFoundAt === null) {
+      failures += 1;
+      console.log(
+        `run ${run}: discovery found ${result.devices.length} devices, ${cameras.length} of the cameras`,
+      );
+    }
+    found.push(allFoundAt ?? endedAfter);
+    ended.push(endedAfter);
+
+    const configuring = Date.now();
+    const times = await Promise.all(
+      network.cameras.map(async (camera) => {
+        const begun = Date.now();
+        try {
+          await configureCamera(
+            { type: 'onvif', host: camera.address, port: camera.onvifPort, ...LOGIN },
+            { policy },
+          );
+          return Date.now() - begun;
+        } catch (err) {
+          failures += 1;
+          console.log(
+            `run ${run}: ${camera.address} failed: ${err instanceof Error ? err.message : String(err)}`,
+          );
+          return Date.now() - begun;
+        }
+      }),
+    );
+    const total = Date.now() - configuring;
+    eachConfigured.push(...times);
+    allConfigured.push(total);
+    console.log(
+      [
+        `run ${run}: all ${CAMERAS} found ${s(found.at(-1)!)} (discovery ended ${s(endedAfter)})`,
+        `configured each ${times.map((t) => (t / 1000).toFixed(1)).join(' ')} s`,
+        `all ${s(total)}`,
+      ].join('   '),
+    );
+  }
+} finally {
+  await network.stop();
+}
+
+console.log(
+  [
+    `median: all ${CAMERAS} found ${s(median(found))} (target ≤ ${s(TARGET_FIND_MS)}: ${verdict(median(found), TARGET_FIND_MS)})`,
+    `discovery ended ${s(median(ended))}`,
+  ].join('   '),
+);
+console.log(
+  [
+    `configuring ${CAMERAS} at once: each median ${s(median(eachConfigured))}, slowest ${s(Math.max(...eachConfigured))}`,
+    `(target ≤ ${s(TARGET_CONFIGURE_ONE_MS)}: ${verdict(Math.max(...eachConfigured), TARGET_CONFIGURE_ONE_MS)})`,
+    `all median ${s(median(allConfigured))} (target ≤ ${s(TARGET_CONFIGURE_ALL_MS)}: ${verdict(median(allConfigured), TARGET_CONFIGURE_ALL_MS)})`,
+  ].join('   '),
+);
+console.log(
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
+if (failures > 0) {
+  console.log(`${failures} failures`);
+  process.exitCode = 1;
+}
