@@ -8,6 +8,7 @@ import { createAssistantModule } from './modules/assistant/assistant.module.js';
 import { createAuthModule } from './modules/auth/auth.module.js';
 import { createCamerasModule } from './modules/cameras/cameras.module.js';
 import { createChatModule } from './modules/chat/chat.module.js';
+import { createHelperModule } from './modules/helper/helper.module.js';
 import { createHighlightsModule } from './modules/highlights/highlights.module.js';
 import { createIngestModule } from './modules/ingest/ingest.module.js';
 import { createMediaModule } from './modules/media/media.module.js';
@@ -40,6 +41,8 @@ export interface AppDeps extends Adapters {
   analysis?: boolean;
   /** Stands in for the stream cameras' ffmpeg pipes (tests of the streams module's rules). */
   createStreamPipe?: CameraPipeFactory;
+  /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
+  helperLiveLingerMs?: number;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -98,12 +101,20 @@ export async function createServer(deps: AppDeps) {
     cameras: cameras.api,
     processNow: database.kind === 'pglite' ? activities.api.processUpload : undefined,
   });
+  // The desktop helper bridges cameras the server cannot reach: it uploads their events through the ingest
+  // like a camera, and relays their live view, which the streams module serves beside the pulled cameras'.
+  const helper = createHelperModule(context, {
+    cameras: cameras.api,
+    users: users.api,
+    liveLingerMs: deps.helperLiveLingerMs,
+  });
   // Stream cameras make the same uploads a camera would send, so they are built after the ingest.
   const streams = createStreamsModule(context, {
     cameras: cameras.api,
     ingest: ingest.api,
     media: media.api,
     createPipe: deps.createStreamPipe,
+    relayedLive: helper.api.live,
   });
   const chat = createChatModule(context, {
     caches,
@@ -141,7 +152,7 @@ export async function createServer(deps: AppDeps) {
   // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, streams, chat, alerts, analysis, assistant, highlights],
+    ...[activities, ingest, helper, streams, chat, alerts, analysis, assistant, highlights],
   ];
   registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
   const http = {
@@ -172,6 +183,7 @@ export async function createServer(deps: AppDeps) {
       activities: activities.api,
       auth: auth.api,
       chat: chat.api,
+      helper: helper.api,
       highlights: highlights.api,
       ingest: ingest.api,
       memories: memories.api,

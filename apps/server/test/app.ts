@@ -40,6 +40,8 @@ export interface TestAppOptions {
   chatAnswers?: boolean;
   /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
   analysis?: boolean;
+  /** How long a desktop helper's live relay goes on without viewers (30 s in the server). */
+  helperLiveLingerMs?: number;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -64,6 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     })),
     ...(options.chatAnswers === false ? { chatAnswers: false } : {}),
     ...(options.analysis === false ? { analysis: false } : {}),
+    ...(options.helperLiveLingerMs !== undefined ? { helperLiveLingerMs: options.helperLiveLingerMs } : {}),
   };
   const { app, modules, jobs } = await createServer(deps);
   await app.ready();

@@ -178,8 +178,10 @@ export type Camera = z.infer<typeof cameraSchema>;
 
 /** What the owner's detail view shows of a stream camera's connection; never its password. */
 export const cameraConnectionSummarySchema = z.object({
-  type: z.enum(['rtsp', 'onvif']),
-  url: z.string().nullable().describe('RTSP: the address without its login'),
+  type: z
+    .enum(['rtsp', 'onvif', 'helper'])
+    .describe('helper: bridged by the desktop helper, which reported what follows'),
+  url: z.string().nullable().describe('RTSP and helper: the address without its login'),
   host: z.string().nullable(),
   port: z.number().int().nullable(),
   username: z.string().nullable(),

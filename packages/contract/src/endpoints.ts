@@ -14,6 +14,7 @@ import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints, type Endpoint } from './endpoint.js';
+import { helperEndpoints } from './helper.endpoints.js';
 import { ingestEndpoints } from './ingest.endpoints.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { memoriesEndpoints } from './memories.endpoints.js';
@@ -40,6 +41,13 @@ import {
   waitlistRequestSchema,
 } from './users.js';
 import { z } from 'zod';
+
+export {
+  helperDownloadSchema,
+  helperLinkStatusSchema,
+  type HelperDownload,
+  type HelperLinkStatus,
+} from './helper.endpoints.js';
 
 const profile = okEnvelope(userProfileSchema);
 
@@ -72,6 +80,14 @@ export const endpoints = defineEndpoints({
     summary: 'Exchange a refresh token for a new ID token and a rotated refresh token',
     tags: ['auth'],
     body: refreshTokenRequestSchema,
+    response: authSessionSchema,
+  },
+  deviceSession: {
+    ...apiRoutes.deviceSession,
+    summary:
+      'A new session (its own refresh token) for a device of the caller, e.g. the desktop helper: the bearer ' +
+      'ID token must be at most DEVICE_SESSION_MAX_TOKEN_AGE_S (10 minutes) old',
+    tags: ['auth'],
     response: authSessionSchema,
   },
   signOut: {
@@ -256,6 +272,7 @@ export const endpoints = defineEndpoints({
   ...notificationsEndpoints,
   ...aiEndpoints,
   ...activitiesEndpoints,
+  ...helperEndpoints,
 }) satisfies Record<ApiRouteName, Endpoint>;
 
 export type Endpoints = typeof endpoints;

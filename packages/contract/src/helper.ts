@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { cameraNameInputSchema, streamConnectionInputSchema } from './cameras.js';
+import {
+  cameraConfigurationErrorCodeSchema,
+  cameraConfigurationStatusSchema,
+  cameraNameInputSchema,
+  streamConnectionInputSchema,
+} from './cameras.js';
 import type { CameraConfigurationErrorCode, CameraConfigurationStatusValue } from './cameras.runtime.js';
 
 /**
@@ -186,6 +191,51 @@ export type HelperToServerMessage =
       stream_error: string | null;
       details: HelperCameraDetails | null;
     };
+
+/** Largest text message the server reads on the helper's control socket. */
+export const HELPER_MESSAGE_MAX_BYTES = 64 * 1024;
+
+const helperText = (max: number) => z.string().max(max, `At most ${max} characters`);
+const helperVideoInfoSchema = z.object({
+  codec: helperText(32),
+  width: z.number().int().min(1).max(16_384),
+  height: z.number().int().min(1).max(16_384),
+  fps: z.number().positive().max(1_000).nullable(),
+});
+
+/** `HelperCameraDetails` as the server checks it (unknown fields are dropped, so newer helpers still talk). */
+export const helperCameraDetailsSchema = z.object({
+  address: helperText(2048),
+  device: z
+    .object({
+      manufacturer: helperText(200).nullable(),
+      model: helperText(200).nullable(),
+      firmware: helperText(200).nullable(),
+    })
+    .nullable(),
+  motion_source: z.enum(['onvif', 'frames']),
+  video: helperVideoInfoSchema,
+  audio_codec: helperText(32).nullable(),
+}) satisfies z.ZodType<HelperCameraDetails>;
+
+/** What the server accepts on the control socket: a message that fails this is ignored. */
+export const helperToServerMessageSchema: z.ZodType<HelperToServerMessage> = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    helper_id: helperText(100).min(1),
+    version: helperText(50).min(1),
+    cameras: z.array(helperText(64)).max(1_000),
+  }),
+  z.object({
+    type: z.literal('camera-state'),
+    camera_uuid: helperText(64),
+    configuration_status: cameraConfigurationStatusSchema,
+    configuration_error_code: cameraConfigurationErrorCodeSchema.nullable(),
+    stream_status: z.enum(['connecting', 'streaming', 'reconnecting']).nullable(),
+    stream_error: helperText(500).nullable(),
+    details: helperCameraDetailsSchema.nullable(),
+  }),
+]);
 
 export interface HelperBridgedCamera {
   camera_uuid: string;

@@ -33,6 +33,8 @@ export const apiRoutes = {
   verifyEmail: { method: 'POST', path: '/api/auth/verify-email', access: 'public' },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password', access: 'public' },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password', access: 'public' },
+  /** A fresh ID token (at most 10 minutes old) buys a device of its own (the desktop helper) a new session. */
+  deviceSession: { method: 'POST', path: '/api/auth/device-session', access: 'bearer' },
 
   // Sign-up gate
   signupStatus: { method: 'GET', path: '/api/signup/status', access: 'public' },
@@ -98,6 +100,10 @@ export const apiRoutes = {
     path: '/api/users/sites/:siteUuid/associate-all-memories',
     access: 'verified',
   },
+
+  // The desktop helper (its sockets, /api/helper/connect and /api/helper/live/:cameraUuid, are not JSON calls)
+  getHelperStatus: { method: 'GET', path: '/api/users/helper', access: 'verified' },
+  listHelperDownloads: { method: 'GET', path: '/api/helper/downloads', access: 'public' },
 
   // Camera uploads over HTTP: cameras sign in with HTTP Basic, checked by the route itself
   ingestEvent: { method: 'POST', path: '/api/ingest/events', access: 'public' },

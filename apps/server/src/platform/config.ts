@@ -243,6 +243,11 @@ export const settings = {
     '60',
     'Longest stream camera clip; longer motion makes consecutive clips',
   ),
+  HELPER_DOWNLOADS_DIR: setting(
+    optionalString,
+    undefined,
+    'Desktop helper builds to hand out at `/api/helper/downloads` (files `homesitter-helper-<os>-<arch>[.exe]`; default `apps/helper/dist`)',
+  ),
   FFMPEG_PATH: setting(
     optionalString,
     undefined,

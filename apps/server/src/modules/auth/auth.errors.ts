@@ -41,6 +41,20 @@ export const authErrors = {
       },
     ),
   alreadyVerified: () => new AppError(409, 'auth.already_verified', 'Your email address is already verified'),
+  /** `POST /api/auth/device-session` with an ID token older than `DEVICE_SESSION_MAX_TOKEN_AGE_S`. */
+  deviceSessionTokenTooOld: (maxMinutes: number) =>
+    new AppError(
+      401,
+      'auth.unauthenticated',
+      `Sign in again to link this device: the sign-in must be at most ${maxMinutes} minutes old.`,
+    ),
+  /** Tokens of an external issuer (AUTH_JWKS_URL) have no session of ours to copy. */
+  deviceSessionExternal: () =>
+    new AppError(
+      401,
+      'auth.unauthenticated',
+      "Device sessions are for accounts that sign in with this server's own email and password.",
+    ),
   noIdentity: () =>
     new AppError(404, 'not_found', 'This account does not use email and password sign-in', { generic: true }),
 };

@@ -2,7 +2,7 @@ import { endpoints, type SupportedLanguage } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import type { AuthService } from './auth.service.js';
-import type { SigningKey } from './tokens.js';
+import { tokenIssuedAt, type SigningKey } from './tokens.js';
 
 export interface AuthRoutesDeps {
   auth: AuthService;
@@ -50,6 +50,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
   // Not limited per IP: a refresh token is 256 random bits (nothing to guess), and a household behind one
   // address refreshes many devices.
   route(app, guards, endpoints.refreshToken, async (req) => auth.refresh(req.body.refreshToken));
+
+  // Needs a valid bearer token, so nothing here is worth guessing at: not limited per IP.
+  route(app, guards, endpoints.deviceSession, async (req) => {
+    const caller = callerOf(req);
+    return auth.deviceSession({
+      subject: caller.subject,
+      issuer: caller.issuer,
+      issuedAt: tokenIssuedAt(caller.token),
+    });
+  });
 
   route(app, guards, endpoints.signOut, async (req) => {
     await auth.signOut(req.body.refreshToken);

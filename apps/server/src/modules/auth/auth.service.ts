@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEVICE_SESSION_MAX_TOKEN_AGE_S,
   EMAIL_RESEND_WAIT_S,
   ID_TOKEN_TTL_S,
   supportedLanguageSchema,
@@ -190,6 +191,27 @@ export function createAuthService(deps: AuthServiceDeps) {
       const identity = await repo.findIdentityById(row.identityId);
       if (!identity) throw authErrors.refreshTokenInvalid();
       return issueSession(identity, row.familyId);
+    },
+
+    /**
+     * A new session (a new refresh-token family) for a device of the caller, the desktop helper say: the
+     * caller's ID token must be fresh (`iat` at most `DEVICE_SESSION_MAX_TOKEN_AGE_S` ago), so a token
+     * copied off a page an hour ago cannot mint long-lived sessions.
+     */
+    async deviceSession(caller: {
+      subject: string;
+      issuer: 'local' | 'external';
+      /** The token's `iat` (seconds since the epoch), undefined when it has none. */
+      issuedAt: number | undefined;
+    }): Promise<AuthSession> {
+      if (caller.issuer !== 'local') throw authErrors.deviceSessionExternal();
+      const age = now().getTime() / 1000 - (caller.issuedAt ?? 0);
+      if (caller.issuedAt === undefined || age > DEVICE_SESSION_MAX_TOKEN_AGE_S) {
+        throw authErrors.deviceSessionTokenTooOld(DEVICE_SESSION_MAX_TOKEN_AGE_S / 60);
+      }
+      const identity = await repo.findIdentityById(caller.subject);
+      if (!identity) throw authErrors.refreshTokenInvalid();
+      return issueSession(identity);
     },
 
     async signOut(refreshToken: string): Promise<void> {

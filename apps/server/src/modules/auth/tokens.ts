@@ -121,6 +121,12 @@ export async function createTokenVerifier(
   });
 }
 
+/** The `iat` (seconds since the epoch) of a token that has already been verified; undefined without one. */
+export function tokenIssuedAt(token: string): number | undefined {
+  const iat = decodeJwt(token).iat;
+  return typeof iat === 'number' ? iat : undefined;
+}
+
 const TOKEN_CACHE_SIZE = 10_000;
 
 /**

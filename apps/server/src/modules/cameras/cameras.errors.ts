@@ -20,6 +20,13 @@ export const cameraErrors = {
       'camera.not_stream_camera',
       'This camera uploads its events; only RTSP and ONVIF cameras are configured',
     ),
+  /** Configuration of a camera the desktop helper bridges happens in the helper, on the owner's computer. */
+  configuredByHelper: () =>
+    new AppError(
+      409,
+      'camera.not_stream_camera',
+      'This camera is set up by the Homesitter helper on your computer; retry there.',
+    ),
   siteNotFound: () =>
     new AppError(404, 'site.not_found', 'No property with this id on your account', { generic: true }),
 };

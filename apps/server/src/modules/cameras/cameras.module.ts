@@ -8,6 +8,7 @@ import { createUploadCameras } from './camera-arrivals.js';
 import { createCamerasRepository } from './cameras.repository.js';
 import { registerCameraRoutes } from './cameras.routes.js';
 import { createCamerasService } from './cameras.service.js';
+import { createHelperCameras } from './helper-cameras.js';
 import { createStreamCameras } from './stream-cameras.js';
 import { createUploadCredentialsService } from './upload-credentials.service.js';
 
@@ -17,6 +18,7 @@ export { cameraErrors } from './cameras.errors.js';
 /** Unassigns a removed property's cameras, on the caller's transaction (sites). */
 export { unassignSiteCameras } from './cameras.repository.js';
 export type { StreamCamera, StreamCameras } from './stream-cameras.js';
+export type { HelperCamera, HelperCameras, HelperCameraState } from './helper-cameras.js';
 
 /**
  * The user's cameras (registered by their first upload, renamed, moved, removed) and their upload logins
@@ -66,6 +68,8 @@ export function createCamerasModule(
       arrivals: createUploadCameras({ repo, events, quietMs: ACTIVITY_GROUPING_SECONDS * 1000 }),
       /** Stream cameras as the streams module reads and records them. */
       streams: createStreamCameras({ repo, secrets: needs.secrets, events }),
+      /** Cameras the owner's desktop helper bridges, as the helper module reads and records them. */
+      helpers: createHelperCameras({ repo, secrets: needs.secrets, events }),
       /** `CAMERA_NETWORKS`: every address a stream camera's configuration connects to is checked here. */
       networks,
       /** The owner's camera by name (404 when not theirs): the live view's question. */

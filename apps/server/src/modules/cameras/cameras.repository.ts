@@ -128,8 +128,9 @@ export function createCamerasRepository(db: Db) {
     },
 
     /**
-     * Stream cameras (RTSP/ONVIF) that are not removed, of every user or of one: what the streams module
-     * supervises. Internal: keyed by ids that came from rows, never by a caller's input.
+     * Stream cameras (RTSP/ONVIF, and those the desktop helper bridges) that are not removed, of every user or
+     * of one: what the streams and helper modules look after. Internal: keyed by ids that came from rows,
+     * never by a caller's input.
      */
     async listStreamCameras(filter: { userId?: string; cameraId?: string } = {}): Promise<StreamCameraRow[]> {
       const rows = await db
@@ -145,6 +146,30 @@ export function createCamerasRepository(db: Db) {
           ),
         );
       return rows;
+    },
+
+    /**
+     * What the desktop helper reports of a camera it bridges: written only while the camera is the user's and
+     * still bridged (`helper`), so a report racing a change of connection changes nothing.
+     */
+    async updateHelperCamera(
+      userId: string,
+      cameraId: string,
+      patch: CameraPatch,
+    ): Promise<CameraRow | undefined> {
+      const [row] = await db
+        .update(cameras)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(
+          and(
+            eq(cameras.userId, userId),
+            eq(cameras.id, cameraId),
+            eq(cameras.connectionType, 'helper'),
+            isNull(cameras.removedAt),
+          ),
+        )
+        .returning();
+      return row;
     },
 
     /** Internal writes of the streams module (statuses, snapshots), by camera id. */

@@ -20,6 +20,7 @@ import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { userErrors } from '../users/users.module.js';
 import { cameraErrors } from './cameras.errors.js';
+import { readHelperDetails } from './helper-cameras.js';
 import {
   isUniqueViolation,
   type CameraPatch,
@@ -74,6 +75,13 @@ const UPLOAD_CONNECTION: CameraPatch = {
   streamError: null,
 };
 
+/**
+ * Cameras whose snapshot is their newest activity's thumbnail: those that upload their events, and those
+ * the desktop helper bridges (it uploads their motion the same way; the server takes no frames of them).
+ */
+const showsActivityThumbnail = (row: CameraRow) =>
+  row.connectionType === 'upload' || row.connectionType === 'helper';
+
 /** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
 export function toCamera(row: CameraRow, snapshotUrl: string | null = null): Camera {
   const code = row.configurationErrorCode as keyof typeof CAMERA_CONFIGURATION_ERRORS | null;
@@ -120,7 +128,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
    * activity's thumbnail of an upload camera (read in one query for the lot).
    */
   async function renderAll(rows: CameraRow[]): Promise<Camera[]> {
-    const uploads = rows.filter((r) => r.connectionType === 'upload').map((r) => r.id);
+    const uploads = rows.filter(showsActivityThumbnail).map((r) => r.id);
     const thumbnails = await repo.latestThumbnails(uploads);
     return Promise.all(
       rows.map(async (row) => {
@@ -206,6 +214,18 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     if (connection.type === 'upload') {
       return { ...UPLOAD_CONNECTION, configurationStatus: 'pending', snapshotKey: null, snapshotAt: null };
     }
+    if (connection.type === 'helper') {
+      // The owner's desktop helper reaches the camera and reports on it: nothing to check or store here.
+      return {
+        ...UPLOAD_CONNECTION,
+        connectionType: 'helper',
+        configurationStatus: 'configuring',
+        configurationStartedAt: now(),
+        streamStatus: 'stopped',
+        snapshotKey: null,
+        snapshotAt: null,
+      };
+    }
     const stored = withoutUrlLogin(connection);
     const host = stored.type === 'rtsp' ? new URL(stored.url).hostname : stored.host;
     await checkNetwork(deps.networks, host);
@@ -222,7 +242,9 @@ export function createCamerasService(deps: CamerasServiceDeps) {
   }
 
   async function announceConfiguration(row: CameraRow): Promise<void> {
-    if (row.connectionType !== 'upload' && row.configurationStatus === 'configuring') {
+    // The desktop helper configures the cameras it bridges itself.
+    const configuredHere = row.connectionType === 'rtsp' || row.connectionType === 'onvif';
+    if (configuredHere && row.configurationStatus === 'configuring') {
       await events.emit('camera.configure', { userId: row.userId, cameraId: row.id });
     }
   }
@@ -369,6 +391,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       const user = await owner(subject);
       const current = await activeCamera(user.id, name);
       if (current.connectionType === 'upload') throw cameraErrors.notStreamCamera();
+      if (current.connectionType === 'helper') throw cameraErrors.configuredByHelper();
       const row = await write(user.id, current.id, {
         configurationStatus: 'configuring',
         configurationErrorCode: null,
@@ -385,7 +408,9 @@ export type CamerasService = ReturnType<typeof createCamerasService>;
  * An RTSP address typed with its login inside (`rtsp://user:pass@host/…`, as camera manuals print them):
  * the login moves to the connection's fields (those given explicitly win), so the URL shown never holds it.
  */
-function withoutUrlLogin(connection: Exclude<CameraConnectionInput, { type: 'upload' }>): CameraConnection {
+function withoutUrlLogin(
+  connection: Exclude<CameraConnectionInput, { type: 'upload' } | { type: 'helper' }>,
+): CameraConnection {
   if (connection.type === 'onvif') return connection;
   const url = new URL(connection.url);
   const username = connection.username || decodeURIComponent(url.username) || undefined;
@@ -408,6 +433,7 @@ async function checkNetwork(networks: NetworkPolicy, host: string): Promise<void
 
 /** The owner's view of a stream camera's connection: where and what, never its password. */
 function connectionSummary(row: CameraRow, secrets: SecretBox): CameraDetail['connection'] {
+  if (row.connectionType === 'helper') return helperConnectionSummary(row, secrets);
   if (row.connectionType === 'upload' || !row.connection) return null;
   const connection = JSON.parse(secrets.decrypt(row.connection, row.userId)) as CameraConnection;
   const config = row.streamConfig
@@ -424,5 +450,32 @@ function connectionSummary(row: CameraRow, secrets: SecretBox): CameraDetail['co
     motion_source: config?.motionSource ?? null,
     video: config ? config.main.video : null,
     has_audio: config ? config.main.audioCodec !== null : false,
+  };
+}
+
+/** A bridged camera's summary: what its desktop helper reported (null until it did). */
+function helperConnectionSummary(row: CameraRow, secrets: SecretBox): CameraDetail['connection'] {
+  const details = readHelperDetails(row, secrets);
+  if (!details) return null;
+  let host: string | null = null;
+  let port: number | null = null;
+  try {
+    const url = new URL(details.address);
+    host = url.hostname.replace(/^\[|\]$/g, '') || null;
+    port = url.port ? Number(url.port) : null;
+  } catch {
+    // An address that is no URL is shown as it is.
+  }
+  return {
+    type: 'helper',
+    url: details.address,
+    host,
+    port,
+    username: null,
+    manufacturer: details.device?.manufacturer ?? null,
+    model: details.device?.model ?? null,
+    motion_source: details.motion_source,
+    video: { codec: details.video.codec, width: details.video.width, height: details.video.height },
+    has_audio: details.audio_codec !== null,
   };
 }

@@ -8,6 +8,25 @@ import type { EventBus } from '../../platform/events.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { CameraPatch, CameraRow, CamerasRepository } from './cameras.repository.js';
 
+/**
+ * Tells the owner's clients (and this process's caches and modules) that a stream camera's configuration or
+ * upstream moved on: `cameras.changed` with the camera's state, which realtime sends as `CamerasChanged`.
+ */
+export async function announceCameraState(events: EventBus, row: CameraRow): Promise<void> {
+  const failed = row.configurationStatus === 'failed';
+  const code = failed ? (row.configurationErrorCode as CameraConfigurationErrorCode | null) : null;
+  await events.emit('cameras.changed', {
+    userId: row.userId,
+    camera: {
+      name: row.name,
+      configuration_status: row.configurationStatus,
+      configuration_error: code ? (CAMERA_CONFIGURATION_ERRORS[code] ?? null) : null,
+      configuration_error_code: code,
+      stream_status: row.streamStatus,
+    },
+  });
+}
+
 /** A stream camera as the streams module needs it: decrypted, with whether it may be pulled. */
 export interface StreamCamera {
   id: string;
@@ -34,7 +53,9 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
   const { repo, secrets, events } = deps;
 
   function decode(row: CameraRow, isGlobalPrivacyModeEnabled: boolean): StreamCamera | undefined {
-    if (row.connectionType === 'upload' || !row.connection) return undefined;
+    // Upload cameras, and cameras the desktop helper bridges (no connection of ours): never pulled.
+    if (row.connectionType === 'upload' || row.connectionType === 'helper' || !row.connection)
+      return undefined;
     return {
       id: row.id,
       userId: row.userId,
@@ -63,20 +84,7 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
     announce = true,
   ): Promise<CameraRow | undefined> {
     const row = await repo.updateById(cameraId, patch);
-    if (row && announce) {
-      const failed = row.configurationStatus === 'failed';
-      const code = failed ? (row.configurationErrorCode as CameraConfigurationErrorCode | null) : null;
-      await events.emit('cameras.changed', {
-        userId: row.userId,
-        camera: {
-          name: row.name,
-          configuration_status: row.configurationStatus,
-          configuration_error: code ? (CAMERA_CONFIGURATION_ERRORS[code] ?? null) : null,
-          configuration_error_code: code,
-          stream_status: row.streamStatus,
-        },
-      });
-    }
+    if (row && announce) await announceCameraState(events, row);
     return row;
   }
 

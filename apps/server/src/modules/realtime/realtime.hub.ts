@@ -12,6 +12,9 @@ import {
   splitRecords,
 } from './hub.protocol.js';
 
+/** The largest message (and unfinished record) a hub client may send; the socket allows more for others. */
+export const REALTIME_MAX_MESSAGE_BYTES = 64 * 1024;
+
 interface Connection {
   socket: WebSocket;
   userId: string;
@@ -117,6 +120,10 @@ export function createHub(options: HubOptions) {
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data as ArrayBuffer).toString('utf8');
         if (isBinary && !conn.ready) log.debug('binary handshake ignored');
+        if (Buffer.byteLength(chunk) + Buffer.byteLength(conn.buffer) > REALTIME_MAX_MESSAGE_BYTES) {
+          conn.socket.close(1009, 'message too big');
+          return;
+        }
         const { records, rest } = splitRecords(conn.buffer + chunk);
         conn.buffer = rest;
         for (const record of records) onRecord(conn, record);

@@ -8,6 +8,9 @@ import { registerRealtimeRoutes } from './realtime.routes.js';
 import { createRealtimeService } from './realtime.service.js';
 import { createRealtimeTokens } from './realtime.tokens.js';
 
+/** What one WebSocket message of any of the server's sockets may weigh (one relayed fMP4 fragment). */
+const WEBSOCKET_MAX_PAYLOAD = 8 * 1024 * 1024;
+
 /** The realtime hub clients keep open (chat, activities, cameras), fanned out across instances. */
 export async function createRealtimeModule(
   context: ModuleContext,
@@ -25,7 +28,10 @@ export async function createRealtimeModule(
     api: realtime,
     routes: async (app, { guards }) => {
       await app.register(fastifyWebsocket, {
-        options: { maxPayload: 64 * 1024 },
+        // The largest message any socket of the server accepts: a live fragment the desktop helper relays
+        // (a keyframe of a large picture). Each socket keeps its own, smaller bound: the hub's clients
+        // REALTIME_MAX_MESSAGE_BYTES, the helper's control socket HELPER_MESSAGE_MAX_BYTES.
+        options: { maxPayload: WEBSOCKET_MAX_PAYLOAD },
         // Clients hear "you may reconnect" before their socket closes, so they move to a running instance.
         preClose: async () => {
           await realtime.close();

@@ -6,7 +6,7 @@ import type { IngestApi } from '../ingest/ingest.module.js';
 import type { MediaApi } from '../media/media.module.js';
 import { createConfigurationRunner } from './streams.configuration.js';
 import { createPipeFactory } from './streams.pipe-factory.js';
-import type { CameraPipeFactory } from './streams.pipe.js';
+import type { CameraPipeFactory, LivePipe } from './streams.pipe.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { createSupervision } from './streams.supervision.js';
 
@@ -19,6 +19,8 @@ export interface StreamsNeeds {
   media: Pick<MediaApi, 'signer' | 'toolPaths'>;
   /** Stands in for the real pipes (tests of the module alone). */
   createPipe?: CameraPipeFactory;
+  /** The live side of a camera the desktop helper bridges, relayed by the helper module, or undefined. */
+  relayedLive?: (cameraId: string) => LivePipe | undefined;
 }
 
 /**
@@ -78,7 +80,12 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
       pipe: (cameraId: string) => supervision.pipe(cameraId),
     },
     routes: (app, { guards }) => {
-      registerStreamRoutes(app, { cameras: needs.cameras, supervision, signer: needs.media.signer, guards });
+      registerStreamRoutes(app, {
+        cameras: needs.cameras,
+        live: (cameraId) => supervision.pipe(cameraId)?.live ?? needs.relayedLive?.(cameraId),
+        signer: needs.media.signer,
+        guards,
+      });
       // Before the job queue stops (onClose): the clips the pipes finish while stopping are accepted first.
       app.addHook('preClose', async () => {
         clearInterval(resync);

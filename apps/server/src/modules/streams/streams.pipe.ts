@@ -21,17 +21,23 @@ export interface CameraPipe {
   stop(): Promise<void>;
   setSensitivity(sensitivity: number): void;
   on<K extends keyof PipeEvents>(event: K, listener: PipeEvents[K]): () => void;
-  live: {
-    /** Adds a viewer (init segment, the current GOP, then live fragments); answers its removal. */
-    join(viewer: LiveViewer): () => void;
-    /** The MSE type of the current stream, once its init segment arrived. */
-    mimeType(): string | null;
-    hls: {
-      /** The playlist, its URIs (`init-<map>.mp4`, `segment-<n>.m4s`) carrying `query` (the signature). */
-      playlist(query: string): string | undefined;
-      init(map: number): Buffer | undefined;
-      segment(sequence: number): Buffer | undefined;
-    };
+  live: LivePipe;
+}
+
+/**
+ * The live side of a camera: what the live routes serve. A pulled camera's pipe has one; so has a camera the
+ * desktop helper bridges, whose fragments the helper relays (modules/helper).
+ */
+export interface LivePipe {
+  /** Adds a viewer (init segment, the current GOP, then live fragments); answers its removal. */
+  join(viewer: LiveViewer): () => void;
+  /** The MSE type of the current stream, once its init segment arrived. */
+  mimeType(): string | null;
+  hls: {
+    /** The playlist, its URIs (`init-<map>.mp4`, `segment-<n>.m4s`) carrying `query` (the signature). */
+    playlist(query: string): string | undefined;
+    init(map: number): Buffer | undefined;
+    segment(sequence: number): Buffer | undefined;
   };
 }
 

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { MediaApi } from '../media/media.module.js';
-import type { Supervision } from './streams.supervision.js';
+import type { LivePipe } from './streams.pipe.js';
 
 /** Live-view media paths: signed with the media key, like `/media`, and checked before anything is sent. */
 export const LIVE_PATH = '/api/live';
@@ -32,18 +32,20 @@ interface SignedQuery {
 /**
  * `GET /api/users/cameras/:name/live` (the player's URLs) and the media it points at: a WebSocket of fMP4
  * fragments for Media Source Extensions, and an HLS playlist with its init segment and segments. One pull
- * per camera serves every viewer (streams.supervision.ts).
+ * per camera serves every viewer (streams.supervision.ts); a camera the desktop helper bridges is served the
+ * same way from what its helper relays.
  */
 export function registerStreamRoutes(
   app: FastifyInstance,
   deps: {
     cameras: Pick<CamerasApi, 'get'>;
-    supervision: Pick<Supervision, 'pipe'>;
+    /** The live side of a camera being pulled or relayed now, or undefined (offline: snapshot only). */
+    live: (cameraId: string) => LivePipe | undefined;
     signer: MediaApi['signer'];
     guards: AccessGuards;
   },
 ): void {
-  const { supervision, signer } = deps;
+  const { live, signer } = deps;
 
   route(app, deps.guards, endpoints.getCameraLive, async (req) => {
     const camera = await deps.cameras.get(callerOf(req).subject, req.params.name);
@@ -61,12 +63,12 @@ export function registerStreamRoutes(
       snapshot_date_time_utc: camera.snapshot_date_time_utc,
       expires_at: new Date(exp * 1000).toISOString(),
     };
-    const pipe = supervision.pipe(camera.camera_uuid);
-    if (base.mode === 'stream' && pipe) {
+    const pipe = base.mode === 'stream' ? live(camera.camera_uuid) : undefined;
+    if (pipe) {
       const query = signer.query(liveKey(camera.camera_uuid), exp);
       base.mse_url = `${LIVE_PATH}/${camera.camera_uuid}/mse?${query}`;
       base.hls_url = `${LIVE_PATH}/${camera.camera_uuid}/index.m3u8?${query}`;
-      base.mime_type = pipe.live.mimeType();
+      base.mime_type = pipe.mimeType();
     }
     return { success: true as const, data: base };
   });
@@ -93,13 +95,13 @@ export function registerStreamRoutes(
       preHandler: async (req) => void checked(req),
     },
     (socket, req) => {
-      const pipe = supervision.pipe((req.params as LiveParams).cameraId);
+      const pipe = live((req.params as LiveParams).cameraId);
       if (!pipe) {
         socket.send(JSON.stringify({ type: 'status', stream_status: 'stopped' }));
         socket.close(1000, 'not streaming');
         return;
       }
-      const leave = pipe.live.join({
+      const leave = pipe.join({
         send: (data) => socket.send(data),
         bufferedAmount: () => socket.bufferedAmount,
         close: () => socket.close(1001, 'stream ended'),
@@ -113,7 +115,7 @@ export function registerStreamRoutes(
   app.get(`${LIVE_PATH}/:cameraId/index.m3u8`, { schema: { hide: true } }, async (req, reply) => {
     const cameraId = checked(req);
     const { exp, sig } = req.query as SignedQuery;
-    const playlist = supervision.pipe(cameraId)?.live.hls.playlist(`exp=${exp}&sig=${sig}`);
+    const playlist = live(cameraId)?.hls.playlist(`exp=${exp}&sig=${sig}`);
     if (!playlist) throw liveErrors.notStreaming();
     noStore(reply).type('application/vnd.apple.mpegurl');
     return playlist;
@@ -123,7 +125,7 @@ export function registerStreamRoutes(
   app.get(`${LIVE_PATH}/:cameraId/:file`, { schema: { hide: true } }, async (req, reply) => {
     const cameraId = checked(req);
     const file = (req.params as { file: string }).file;
-    const hls = supervision.pipe(cameraId)?.live.hls;
+    const hls = live(cameraId)?.hls;
     const init = /^init-(\d{1,9})\.mp4$/.exec(file);
     const segment = /^segment-(\d{1,12})\.m4s$/.exec(file);
     const bytes = init ? hls?.init(Number(init[1])) : segment ? hls?.segment(Number(segment[1])) : undefined;

@@ -120,3 +120,4 @@ export * from './schema/chat.js';
 export * from './schema/memories.js';
 export * from './schema/activities.js';
 export * from './schema/ai.js';
+export * from './schema/helpers.js';

@@ -26,6 +26,8 @@ export const sites = pgTable(
  * so a rename carries its activities along. `credentials` is the camera's own login, AES-256-GCM encrypted.
  * Stream cameras (RTSP/ONVIF) also keep how to reach them (`connection`, as the owner typed it) and what
  * configuration learnt (`stream_config`: stream addresses with their login), both encrypted the same way.
+ * Cameras bridged by the desktop helper (`helper`) have no `connection`; their `stream_config` holds what the
+ * helper reported about them (`HelperCameraDetails`: the address without login, device, video), encrypted too.
  */
 export const cameras = pgTable(
   'cameras',
@@ -48,7 +50,7 @@ export const cameras = pgTable(
     })
       .notNull()
       .default('pending'),
-    connectionType: text('connection_type', { enum: ['upload', 'rtsp', 'onvif'] })
+    connectionType: text('connection_type', { enum: ['upload', 'rtsp', 'onvif', 'helper'] })
       .notNull()
       .default('upload'),
     connection: text('connection'),
