@@ -1,4 +1,4 @@
-import { HELPER_CALLBACK_PATH } from '@homesitter/contract';
+import { HELPER_SIGN_IN_PATH } from '@homesitter/contract';
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { startHelper } from './helper.js';
 import { createLogger } from './logger.js';
@@ -47,10 +47,7 @@ async function main(argv: string[]): Promise<number> {
     { url: helper.url, server: config.HOMESITTER_URL, config: config.HELPER_CONFIG_DIR },
     `Homesitter helper ${HELPER_VERSION} is running`,
   );
-  log.info(
-    {},
-    `to sign in, open ${config.HOMESITTER_URL}/auth?redirect=${encodeURIComponent(`${helper.url}${HELPER_CALLBACK_PATH}`)}`,
-  );
+  log.info({}, `to sign in, open ${helper.url}${HELPER_SIGN_IN_PATH}`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

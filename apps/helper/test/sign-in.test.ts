@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningHelper } from '../src/helper.js';
 import { startFakeServer, type FakeServer } from './support/fake-server.js';
-import { signIn, startTestHelper, tempDir, waitFor } from './support/harness.js';
+import { callbackUrl, signIn, startTestHelper, tempDir, waitFor } from './support/harness.js';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 const readSession = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
@@ -31,7 +31,7 @@ describe('signing the helper in', () => {
   it('buys its own session with the browser token, stores it 0600 and sends the browser to the success page', async () => {
     await start();
     fake.browserTokens.add('browser.token.sig');
-    const res = await fetch(`${helper!.url}/callback?token=browser.token.sig`, { redirect: 'manual' });
+    const res = await fetch(await callbackUrl(helper!, 'browser.token.sig'), { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(`${fake.url}/auth/success`);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -51,19 +51,43 @@ describe('signing the helper in', () => {
 
   it('explains a missing or refused sign-in on a page that links back to the sign-in', async () => {
     await start();
-    const missing = await fetch(`${helper!.url}/callback`);
+    const missing = await fetch(new URL(await callbackUrl(helper!, 'x')).href.replace(/&token=x$/, ''));
     expect(missing.status).toBe(400);
     expect(missing.headers.get('content-type')).toContain('text/html');
     const page = await missing.text();
     expect(page).toContain('carries no sign-in');
-    const back = `${fake.url}/auth?redirect=${encodeURIComponent(`${helper!.url}/callback`)}`;
-    expect(page).toContain(back.replace(/&/g, '&#38;'));
+    expect(page).toContain(`href="${helper!.url}/sign-in"`);
 
-    const refused = await fetch(`${helper!.url}/callback?token=stale.token.sig`);
+    const refused = await fetch(await callbackUrl(helper!, 'stale.token.sig'));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('did not accept this sign-in');
     expect(existsSync(sessionFile)).toBe(false);
     expect(await (await fetch(`${helper!.url}/status`)).json()).toMatchObject({ signed_in: false });
+  });
+
+  it('refuses a callback it did not start, or one already used: another account cannot be slipped in', async () => {
+    await start();
+    fake.browserTokens.add('attacker.token.sig');
+    const unstarted = await fetch(`${helper!.url}/callback?token=attacker.token.sig`);
+    expect(unstarted.status).toBe(400);
+    expect(await unstarted.text()).toContain('not started by Homesitter on this computer');
+    const forged = await fetch(`${helper!.url}/callback?state=guess&token=attacker.token.sig`);
+    expect(forged.status).toBe(400);
+    expect(existsSync(sessionFile)).toBe(false);
+
+    const used = await callbackUrl(helper!, 'attacker.token.sig');
+    expect((await fetch(used, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(used, { redirect: 'manual' })).status).toBe(400);
+  });
+
+  it('sends a person who opens /sign-in to the app sign-in page that comes back here', async () => {
+    await start();
+    const res = await fetch(`${helper!.url}/sign-in`, { redirect: 'manual' });
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${fake.url}/auth`);
+    expect(location.searchParams.get('redirect')).toMatch(
+      new RegExp(`^${helper!.url.replace(/\./g, '\\.')}/callback\\?state=[\\w-]{24}$`),
+    );
   });
 
   it('signs out: tells the server, deletes session.json', async () => {

@@ -15,8 +15,14 @@ import type { CameraConfigurationErrorCode, CameraConfigurationStatusValue } fro
 /** Spec §7: the local backend for camera discovery listens on this port, on 127.0.0.1 only. */
 export const HELPER_PORT = 17429;
 export const HELPER_ORIGIN = `http://127.0.0.1:${HELPER_PORT}`;
-/** Where `/auth?redirect=` sends the signed-in browser with `?token=` (spec §2 redirect rule). */
+/** Where `/auth?redirect=` sends the signed-in browser with `&token=` added (spec §2 redirect rule). */
 export const HELPER_CALLBACK_PATH = '/callback';
+/**
+ * `GET /sign-in` (opened in a tab by the app, or from the helper's console): 302 to the app's `/auth` with a
+ * `redirect` to `/callback?state=<one-time>`; `/callback` requires that state, so a page elsewhere cannot
+ * sign the helper in to another account.
+ */
+export const HELPER_SIGN_IN_PATH = '/sign-in';
 
 /** Spec §9 "Local camera backend timeouts". */
 export const HELPER_DISCOVERY_TIMEOUT_MS = 60_000;

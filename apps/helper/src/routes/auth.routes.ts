@@ -1,10 +1,11 @@
-import { HELPER_CALLBACK_PATH } from '@homesitter/contract';
+import { HELPER_CALLBACK_PATH, HELPER_SIGN_IN_PATH } from '@homesitter/contract';
 import { z } from 'zod';
 import { readJsonBody, sendHtml, sendJson, type Route } from '../http/index.js';
 import type { Logger } from '../logger.js';
 import { ServerApiError } from '../server-api/index.js';
 import type { Session } from '../session/index.js';
 import { signInFailedPage } from './auth-pages.js';
+import { createSignInStates } from './sign-in-states.js';
 
 export interface AuthDeps {
   serverUrl: string;
@@ -21,19 +22,41 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const MAX_TOKEN_CHARS = 8192;
 
 /**
- * Sign-in: the web app sends the browser to `/callback?token=<ID token>` after the user signed in
- * (`/auth?redirect=http://127.0.0.1:17429/callback`); the helper buys its own session with that token and
+ * Sign-in: the app opens `GET /sign-in`, which sends the browser to the app's sign-in page; there the `/auth?redirect=http://127.0.0.1:17429/callback?state=…` sends the browser to `/callback` with
+ * `&token=<ID token>` added. The helper checks the one-time state, buys its own session with that token and
  * sends the browser on to the app's success page. Sign-out forgets it.
  */
 export function authRoutes(deps: AuthDeps): Route[] {
-  const retryUrl = () =>
-    `${deps.serverUrl}/auth?redirect=${encodeURIComponent(`${deps.helperUrl()}${HELPER_CALLBACK_PATH}`)}`;
+  const states = createSignInStates();
+  /** The helper's own sign-in link (for pages and the console): it starts a sign-in when followed. */
+  const retryUrl = () => `${deps.helperUrl()}${HELPER_SIGN_IN_PATH}`;
 
   return [
     {
       method: 'GET',
+      path: HELPER_SIGN_IN_PATH,
+      handle: async ({ res }) => {
+        const callback = `${deps.helperUrl()}${HELPER_CALLBACK_PATH}?state=${states.issue()}`;
+        const signIn = `${deps.serverUrl}/auth?defaultToSignIn=true&redirect=${encodeURIComponent(callback)}`;
+        res.writeHead(302, { location: signIn, 'cache-control': 'no-store' });
+        res.end();
+      },
+    },
+    {
+      method: 'GET',
       path: HELPER_CALLBACK_PATH,
       handle: async ({ res, url }) => {
+        if (!states.consume(url.searchParams.get('state') ?? '')) {
+          return sendHtml(
+            res,
+            400,
+            signInFailedPage({
+              problem:
+                'This sign-in was not started by Homesitter on this computer, or it is more than 10 minutes old. To sign the helper in, use "Sign the helper in" in the Homesitter app.',
+              retryUrl: retryUrl(),
+            }),
+          );
+        }
         const token = url.searchParams.get('token') ?? '';
         if (!token || token.length > MAX_TOKEN_CHARS || !JWT.test(token)) {
           return sendHtml(

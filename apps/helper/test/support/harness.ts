@@ -52,8 +52,17 @@ export async function waitFor<T>(
 export async function signIn(helper: RunningHelper, fake: FakeServer): Promise<void> {
   const token = `browser.${Math.random().toString(36).slice(2)}.signature`;
   fake.browserTokens.add(token);
-  const res = await fetch(`${helper.url}/callback?token=${token}`, { redirect: 'manual' });
+  const res = await fetch(await callbackUrl(helper, token), { redirect: 'manual' });
   expect(res.status).toBe(302);
+}
+
+/** What the app's sign-in page sends the browser to: the started sign-in's callback with the token added. */
+export async function callbackUrl(helper: RunningHelper, token: string): Promise<string> {
+  const res = await fetch(`${helper.url}/sign-in`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const callback = new URL(new URL(res.headers.get('location')!).searchParams.get('redirect')!);
+  callback.searchParams.set('token', token);
+  return callback.toString();
 }
 
 export function postJson(
