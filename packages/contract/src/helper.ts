@@ -7,27 +7,12 @@ import {
 } from './cameras.js';
 import type { CameraConfigurationErrorCode, CameraConfigurationStatusValue } from './cameras.runtime.js';
 
+export * from './helper.runtime.js';
+
 /**
  * The desktop helper (`apps/helper`): the local camera backend of spec §7 that the web app and the public
  * camera test talk to on the owner's own computer, and the link it keeps to the server for bridged cameras.
  */
-
-/** Spec §7: the local backend for camera discovery listens on this port, on 127.0.0.1 only. */
-export const HELPER_PORT = 17429;
-export const HELPER_ORIGIN = `http://127.0.0.1:${HELPER_PORT}`;
-/** Where `/auth?redirect=` sends the signed-in browser with `&token=` added (spec §2 redirect rule). */
-export const HELPER_CALLBACK_PATH = '/callback';
-/**
- * `GET /sign-in` (opened in a tab by the app, or from the helper's console): 302 to the app's `/auth` with a
- * `redirect` to `/callback?state=<one-time>`; `/callback` requires that state, so a page elsewhere cannot
- * sign the helper in to another account.
- */
-export const HELPER_SIGN_IN_PATH = '/sign-in';
-
-/** Spec §9 "Local camera backend timeouts". */
-export const HELPER_DISCOVERY_TIMEOUT_MS = 60_000;
-export const HELPER_SNAPSHOT_TIMEOUT_MS = 15_000;
-export const HELPER_CONNECTION_TIMEOUT_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // The local API (http://127.0.0.1:17429). JSON in and out; errors are `{ error: { code, message } }`.
@@ -153,28 +138,9 @@ export interface HelperJobs {
   jobs: HelperJob[];
 }
 
-export const HELPER_ERROR_CODES = {
-  notSignedIn: 'helper.not_signed_in',
-  originNotAllowed: 'helper.origin_not_allowed',
-  invalidRequest: 'helper.invalid_request',
-  notFound: 'helper.not_found',
-  busy: 'helper.busy',
-} as const;
-
 // ---------------------------------------------------------------------------------------------------------
 // The helper's link to the server: an outbound WebSocket, so nothing listens at home.
 // ---------------------------------------------------------------------------------------------------------
-
-/** Control socket: `Authorization: Bearer <ID token>` (or `?access_token=`). */
-export const HELPER_CONNECT_PATH = '/api/helper/connect';
-/**
- * One live relay per camera, opened by the helper on `live-start`: it sends exactly what a live viewer of
- * its own camera hub receives (a `{type:"init",mime_type}` text, the init segment, fMP4 fragments, status
- * texts); the server fans that out to the browsers as if it pulled the camera itself.
- */
-export const HELPER_LIVE_PATH = '/api/helper/live/:cameraUuid';
-/** `POST /api/auth/device-session`: a fresh ID token (≤ 10 min old) buys the helper its own refresh token. */
-export const DEVICE_SESSION_MAX_TOKEN_AGE_S = 10 * 60;
 
 /** What the helper knows about a camera it bridges; the server shows it like a pulled camera's details. */
 export interface HelperCameraDetails {

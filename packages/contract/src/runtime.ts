@@ -12,3 +12,4 @@ export * from './chat.constants.js';
 export * from './memories.runtime.js';
 export * from './activities.runtime.js';
 export * from './routes.runtime.js';
+export * from './helper.runtime.js';

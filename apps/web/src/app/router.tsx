@@ -40,6 +40,11 @@ function cameras(load: () => PageModule): () => PageModule {
   return () => Promise.all([load(), i18n.loadNamespaces('cameras')]).then(([page]) => page);
 }
 
+/** The discovery flow and the camera test: the `discovery` namespace, and `cameras` for the fields they share. */
+function discovery(load: () => PageModule): () => PageModule {
+  return () => Promise.all([load(), i18n.loadNamespaces(['cameras', 'discovery'])]).then(([page]) => page);
+}
+
 function MemoryDetailFallback() {
   const { category } = useParams();
   return <MemoryDetailSkeleton category={category} />;
@@ -64,7 +69,10 @@ export const routes: RouteObject[] = [
       { path: 'privacy', element: lazyPage(() => import('../features/legal/PrivacyPage')) },
       { path: 'cookies', element: lazyPage(() => import('../features/legal/CookiesPage')) },
       { path: 'terms', element: lazyPage(() => import('../features/legal/TermsPage')) },
-      { path: 'camera-test', element: comingSoon('pages.cameraTest') },
+      {
+        path: 'camera-test',
+        element: lazyPage(discovery(() => import('../features/discovery/cameraTest/CameraTestPage'))),
+      },
       { path: 'auth', element: lazyPage(() => import('../features/auth/AuthPage')) },
       { path: 'auth/success', element: lazyPage(() => import('../features/auth/AuthSuccessPage')) },
       { path: 'waitlist', element: lazyPage(() => import('../features/auth/WaitlistPage')) },
@@ -113,6 +121,10 @@ export const routes: RouteObject[] = [
           {
             path: 'cameras/add',
             element: lazyPage(cameras(() => import('../features/cameras/AddCameraPage'))),
+          },
+          {
+            path: 'cameras/add/network',
+            element: lazyPage(discovery(() => import('../features/discovery/DiscoveryPage'))),
           },
           {
             path: 'cameras/:name',

@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { FromState } from '../../shared/lib/returnPath';
 import { useSession } from '../../shared/lib/useSession';
+import { Alert } from '../../shared/ui/Alert';
 import { Button } from '../../shared/ui/Button';
 import { PageSpinner } from '../../shared/ui/Skeletons';
 import { AuthForm } from './AuthForm';
 import { AuthShell } from './AuthShell';
-import { isAllowedRedirect } from './redirect';
+import { isAllowedRedirect, isLoopbackRedirect } from './redirect';
 import { useSignupEnabled } from './signup';
 import { useAuthSubmit, type AuthMode } from './useAuthSubmit';
 import { WaitlistView } from './WaitlistView';
@@ -27,7 +28,7 @@ export default function AuthPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const { status } = useSession();
+  const { status, user } = useSession();
   const [initialState] = useState(() => location.state as AuthLocationState | null);
   const [mode, setMode] = useState<AuthMode>(() => initialAuthMode(search, initialState));
   const rawRedirect = search.get('redirect');
@@ -35,6 +36,8 @@ export default function AuthPage() {
   const from = initialState?.from;
   const auth = useAuthSubmit({ mode, redirect, from });
   const signupEnabled = useSignupEnabled();
+  // Signed in and sent here by a trusted target (the desktop helper): confirm instead of signing in again.
+  const [otherAccount, setOtherAccount] = useState(false);
 
   // The defaultToSignIn flag is read once, then cleared from the history entry (the origin stays).
   useEffect(() => {
@@ -52,6 +55,33 @@ export default function AuthPage() {
   if (status === 'loading') return <PageSpinner fullScreen />;
   if (status === 'signedIn' && !redirect && !auth.processing && !auth.done) {
     return <Navigate to="/verify-email" replace state={{ from }} />;
+  }
+
+  if (status === 'signedIn' && redirect && user && !otherAccount) {
+    return (
+      <AuthShell
+        title={t('auth.continueTitle')}
+        subtitle={t(isLoopbackRedirect(redirect) ? 'auth.continueHelper' : 'auth.continueApp')}
+      >
+        <div className="flex flex-col gap-4">
+          {auth.error ? <Alert>{auth.error}</Alert> : null}
+          <Button onClick={() => void auth.continueAsSignedIn()} busy={auth.processing || auth.done}>
+            {t('auth.continueAs', { email: user.email })}
+          </Button>
+          <Button
+            variant="link"
+            className="self-center"
+            onClick={() => {
+              auth.clearError();
+              setMode('signIn');
+              setOtherAccount(true);
+            }}
+          >
+            {t('auth.useOtherAccount')}
+          </Button>
+        </div>
+      </AuthShell>
+    );
   }
 
   const isSignUp = mode === 'signUp';

@@ -25,9 +25,24 @@ export function isAllowedRedirect(target: string, ownOrigin = window.location.or
   );
 }
 
+/** A target on this computer: the desktop helper's callback. */
+export function isLoopbackRedirect(target: string): boolean {
+  try {
+    const url = new URL(target);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** The redirect address with `token` appended as a query parameter. */
 export function withToken(target: string, token: string): string {
   const url = new URL(target);
   url.searchParams.set('token', token);
   return url.toString();
+}
+
+/** Leaves the app for the redirect target (a full navigation: the target is another program or site). */
+export function leaveTo(url: string): void {
+  window.location.assign(url);
 }

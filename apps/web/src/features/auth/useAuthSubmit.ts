@@ -10,7 +10,7 @@ import { i18n, isSupportedLanguage } from '../../shared/lib/i18n';
 import type { FromState } from '../../shared/lib/returnPath';
 import { notify } from '../../shared/lib/toast';
 import { newProfileBody, profileKey } from '../user/profile';
-import { withToken } from './redirect';
+import { leaveTo, withToken } from './redirect';
 import { signupStatusKey } from './signup';
 
 export type AuthMode = 'signUp' | 'signIn';
@@ -79,7 +79,7 @@ export function useAuthSubmit({ mode, redirect, from }: AuthSubmitOptions) {
       if (redirect) {
         const token = await session.getIdToken();
         if (!token) throw new Error(MESSAGES.noTokenAfterSignin);
-        window.location.assign(withToken(redirect, token));
+        leaveTo(withToken(redirect, token));
         return;
       }
       await navigate('/verify-email', { replace: true, state: { from, sent: mode === 'signUp' } });
@@ -94,5 +94,27 @@ export function useAuthSubmit({ mode, redirect, from }: AuthSubmitOptions) {
     }
   }
 
-  return { submit, processing, done, error, clearError: () => setError(null) };
+  /**
+   * An already signed-in user sends a fresh token to the trusted `redirect` (the desktop helper's callback)
+   * without typing the password again. Fresh: the helper trades it for a session of its own, which the
+   * server allows only for an ID token at most 10 minutes old.
+   */
+  async function continueAsSignedIn() {
+    if (!redirect) return;
+    setProcessing(true);
+    setError(null);
+    try {
+      const token = await session.getIdToken(true);
+      if (!token) throw new Error(MESSAGES.noTokenAfterSignin);
+      setDone(true);
+      leaveTo(withToken(redirect, token));
+    } catch (cause) {
+      setDone(false);
+      setError(errorText(t, cause, t('auth.authenticationFailed')));
+    } finally {
+      setProcessing(false);
+    }
+  }
+
+  return { submit, continueAsSignedIn, processing, done, error, clearError: () => setError(null) };
 }

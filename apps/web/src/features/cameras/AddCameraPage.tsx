@@ -1,8 +1,8 @@
 import type { CameraConnectionInput } from '@homesitter/contract';
-import { Radio, Upload } from 'lucide-react';
+import { ChevronRight, Radar, Radio, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../shared/ui/Alert';
 import { Card } from '../../shared/ui/Card';
 import { PageSpinner } from '../../shared/ui/Skeletons';
@@ -55,6 +55,24 @@ function KindChoice({ value, onChange }: { value: Kind; onChange: (kind: Kind) =
         })}
       </div>
     </fieldset>
+  );
+}
+
+/** The quickest way in: the desktop helper finds the cameras on the home network and sets them up. */
+function FindOnNetwork() {
+  const { t } = useTranslation('cameras');
+  return (
+    <Link
+      to="/cameras/add/network"
+      className="mb-4 flex items-center gap-4 rounded-xl bg-brand-500/10 p-4 ring-1 ring-brand-500 hover:bg-brand-500/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400"
+    >
+      <Radar className="size-7 shrink-0 text-brand-400" aria-hidden="true" />
+      <span className="flex flex-1 flex-col gap-1">
+        <span className="font-semibold text-white">{t('add.network.title')}</span>
+        <span className="text-sm text-slate-300">{t('add.network.text')}</span>
+      </span>
+      <ChevronRight className="size-5 shrink-0 text-slate-300" aria-hidden="true" />
+    </Link>
   );
 }
 
@@ -135,6 +153,8 @@ export default function AddCameraPage() {
         </Card>
       ) : (
         <>
+          <FindOnNetwork />
+          <p className="mb-3 text-sm text-slate-400">{t('add.network.orManually')}</p>
           <KindChoice
             value={kind}
             onChange={(next) => setSearch(next === 'stream' ? { type: 'stream' } : {}, { replace: true })}

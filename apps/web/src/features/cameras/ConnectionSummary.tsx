@@ -16,7 +16,7 @@ function Row({ label, value }: { label: string; value: string | null }) {
 export function ConnectionSummary({ connection }: { connection: CameraConnectionSummary }) {
   const { t } = useTranslation('cameras');
   const address =
-    connection.type === 'rtsp'
+    connection.type !== 'onvif'
       ? connection.url
       : connection.host
         ? connection.port

@@ -34,6 +34,7 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
     highlights: () => import('../../../public/locales/en/highlights.json'),
     cameras: () => import('../../../public/locales/en/cameras.json'),
     memories: () => import('../../../public/locales/en/memories.json'),
+    discovery: () => import('../../../public/locales/en/discovery.json'),
   },
   de: {
     translation: () => import('../../../public/locales/de/translation.json'),
@@ -42,6 +43,7 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
     highlights: () => import('../../../public/locales/de/highlights.json'),
     cameras: () => import('../../../public/locales/de/cameras.json'),
     memories: () => import('../../../public/locales/de/memories.json'),
+    discovery: () => import('../../../public/locales/de/discovery.json'),
   },
 };
 

@@ -1,4 +1,8 @@
-import type { CameraConnectionInput, CameraConnectionSummary } from '@homesitter/contract';
+import type {
+  CameraConnectionInput,
+  CameraConnectionSummary,
+  StreamConnectionInput,
+} from '@homesitter/contract';
 
 /**
  * The add-camera form of a stream camera and its checks, the same rules as the contract's
@@ -85,7 +89,7 @@ function loginProblem(value: string, max: number, tooLong: StreamProblem): Strea
 
 export interface StreamCheck {
   /** What to send as `connection`, when every field is right. */
-  connection: CameraConnectionInput | null;
+  connection: StreamConnectionInput | null;
   problems: Partial<Record<StreamField, StreamProblem>>;
 }
 
@@ -137,11 +141,14 @@ export function fieldOf(path: string): StreamField | null {
     : null;
 }
 
-/** The form as the server remembers a camera (no password: it never leaves the server). */
+/**
+ * The form as the server remembers a camera (no password: it never leaves the server). A camera bridged by
+ * the desktop helper shows the address the helper reported, as an RTSP address.
+ */
 export function formFromSummary(summary: CameraConnectionSummary | null): StreamFormValues {
   if (!summary) return emptyStreamForm;
   return {
-    type: summary.type,
+    type: summary.type === 'helper' ? 'rtsp' : summary.type,
     host: summary.host ?? '',
     port: summary.port ? String(summary.port) : String(DEFAULT_ONVIF_PORT),
     url: summary.url ?? '',

@@ -1,4 +1,4 @@
-import type { CameraConnectionInput } from '@homesitter/contract';
+import type { StreamConnectionInput } from '@homesitter/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/lib/http';
@@ -34,7 +34,7 @@ export function useStreamForm(values: StreamFormValues, onChange: (values: Strea
       onChange(next);
     },
     /** Marks the form tried; the connection to send when it is right. */
-    validate: (): CameraConnectionInput | null => {
+    validate: (): StreamConnectionInput | null => {
       setTried(true);
       return check.connection;
     },

@@ -1,0 +1,14 @@
+import type { HelperDownload } from '@homesitter/contract';
+import { api } from '../../shared/lib/api';
+
+export type { HelperDownload };
+
+/** `GET /api/users/helper`: whether this user's helper holds its link to the server right now. */
+export async function fetchHelperConnected(): Promise<boolean> {
+  return (await api.call('getHelperStatus')).data.connected;
+}
+
+/** `GET /api/helper/downloads` (public): the helper builds this server offers; may be none. */
+export async function fetchHelperDownloads(): Promise<HelperDownload[]> {
+  return (await api.call('listHelperDownloads')).data;
+}
