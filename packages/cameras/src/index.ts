@@ -2,6 +2,7 @@
 export * from './types.js';
 export { createNetworkPolicy, parseCameraNetworks, DEFAULT_CAMERA_NETWORKS } from './networks.js';
 export { configureCamera } from './configure.js';
+export { addressWithoutLogin } from './address.js';
 export { createCameraSupervisor, type CameraSupervisor } from './supervisor.js';
 export { createOnvifMotionEvents } from './onvif.js';
 export { createMp4Reader, inspectFragment, parseInit, Mp4Error, type InitSegment } from './mp4.js';

@@ -1,4 +1,4 @@
-import type { ConfiguredCamera, VideoInfo } from '@homesitter/cameras';
+import { addressWithoutLogin, type ConfiguredCamera, type VideoInfo } from '@homesitter/cameras';
 import type { HelperCameraDetails, HelperVideoInfo } from '@homesitter/contract';
 
 export function videoInfo(video: VideoInfo): HelperVideoInfo {
@@ -9,21 +9,10 @@ export function videoInfo(video: VideoInfo): HelperVideoInfo {
 /** What the server shows of a bridged camera: its address without any login, never its password. */
 export function cameraDetails(camera: ConfiguredCamera): HelperCameraDetails {
   return {
-    address: withoutLogin(camera.main.url),
+    address: addressWithoutLogin(camera.main.url),
     device: camera.device,
     motion_source: camera.motionSource,
     video: videoInfo(camera.main.video),
     audio_codec: camera.main.audioCodec,
   };
-}
-
-function withoutLogin(address: string): string {
-  try {
-    const url = new URL(address);
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return address.replace(/\/\/[^@/]*@/, '//');
-  }
 }

@@ -1,3 +1,4 @@
+import { addressWithoutLogin } from '@homesitter/cameras';
 import type {
   CameraConfigurationErrorCode,
   CameraConfigurationStatusValue,
@@ -30,18 +31,6 @@ export interface HelperCameraState {
   streamError: string | null;
   /** Null keeps what the helper reported before. */
   details: HelperCameraDetails | null;
-}
-
-/** The address a helper reported, without any login typed into it (`rtsp://user:pass@host/…`). */
-export function addressWithoutLogin(address: string): string {
-  try {
-    const url = new URL(address);
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return address.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
-  }
 }
 
 /** The details a helper reported of one of its cameras (stored encrypted), or null before any. */
