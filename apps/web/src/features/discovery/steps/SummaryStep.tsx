@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../shared/ui/Alert';
 import { Button } from '../../../shared/ui/Button';
 import { Card } from '../../../shared/ui/Card';
+import { Spinner } from '../../../shared/ui/Spinner';
 import { TextField } from '../../../shared/ui/TextField';
 import { useCameras, useSites } from '../../cameras/api';
 import { cameraNameProblem } from '../../cameras/cameraName';
@@ -56,10 +57,13 @@ export function SummaryStep({
   const existing = (cameras.data ?? []).map((c) => c.name);
   const existingKey = existing.join('\n');
 
+  // First names avoid the cameras already there; without that list (it failed) they avoid each other only.
+  const camerasKnown = cameras.data !== undefined || cameras.isError;
   useEffect(() => {
-    if (cameras.data)
+    if (camerasKnown)
       dispatch({ type: 'prepareNames', existing: existingKey ? existingKey.split('\n') : [] });
-  }, [cameras.data, existingKey, dispatch]);
+  }, [camerasKnown, existingKey, dispatch]);
+  const namesReady = devices.every((device) => state.names[device.id] !== undefined);
 
   const nameOf = (id: string) => state.names[id] ?? '';
   const problemOf = (id: string) =>
@@ -115,6 +119,14 @@ export function SummaryStep({
       },
     );
   };
+
+  if (!namesReady) {
+    return (
+      <Card className="flex justify-center">
+        <Spinner />
+      </Card>
+    );
+  }
 
   return (
     <Card className="flex flex-col gap-5">
