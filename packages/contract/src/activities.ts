@@ -8,6 +8,7 @@ import {
 } from './activities.runtime.js';
 import { recognisedMemorySchema } from './ai.js';
 import { CAMERA_NAME_MAX } from './cameras.runtime.js';
+import { singleLineText } from './common.js';
 import { paginationSchema } from './envelope.js';
 
 const isoDateTime = (name: string) =>
@@ -56,12 +57,14 @@ export type Activity = z.infer<typeof activitySchema>;
 /** GET /api/users/activities: newest first; every filter optional. */
 export const listActivitiesQuerySchema = z
   .strictObject({
-    camera_name: z
-      .string()
-      .trim()
-      .min(1, 'camera_name is empty')
-      .max(CAMERA_NAME_MAX, `camera_name is at most ${CAMERA_NAME_MAX} characters`)
-      .optional(),
+    camera_name: singleLineText(
+      'camera_name',
+      z
+        .string()
+        .trim()
+        .min(1, 'camera_name is empty')
+        .max(CAMERA_NAME_MAX, `camera_name is at most ${CAMERA_NAME_MAX} characters`),
+    ).optional(),
     site_uuid: z.uuid('site_uuid must be a UUID').optional(),
     from: isoDateTime('from').optional().describe('Earliest event time, inclusive'),
     to: isoDateTime('to').optional().describe('Latest event time, inclusive'),

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
-import { emailSchema, phoneNumberSchema, supportedLanguageSchema } from './common.js';
+import { emailSchema, phoneNumberSchema, singleLineText, supportedLanguageSchema } from './common.js';
 
-export const passwordSchema = z
-  .string({ message: 'Password is required' })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+export const passwordSchema = singleLineText(
+  'Password',
+  z
+    .string({ message: 'Password is required' })
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+);
 
 export const authUserSchema = z.object({
   uid: z.string(),
@@ -44,16 +47,16 @@ export type SignUpRequest = z.input<typeof signUpRequestSchema>;
 
 export const signInRequestSchema = z.strictObject({
   email: emailSchema,
-  password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
+  password: singleLineText('Password', z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH)),
 });
 export type SignInRequest = z.input<typeof signInRequestSchema>;
 
 export const refreshTokenRequestSchema = z.strictObject({
-  refreshToken: z.string().min(1, 'refreshToken is required').max(512),
+  refreshToken: singleLineText('refreshToken', z.string().min(1, 'refreshToken is required').max(512)),
 });
 
 export const verifyEmailRequestSchema = z.strictObject({
-  code: z.string().min(1, 'code is required').max(256),
+  code: singleLineText('code', z.string().min(1, 'code is required').max(256)),
 });
 
 export const forgotPasswordRequestSchema = z.strictObject({
@@ -61,7 +64,7 @@ export const forgotPasswordRequestSchema = z.strictObject({
 });
 
 export const resetPasswordRequestSchema = z.strictObject({
-  code: z.string().min(1, 'code is required').max(256),
+  code: singleLineText('code', z.string().min(1, 'code is required').max(256)),
   password: passwordSchema,
 });
 

@@ -10,6 +10,7 @@ import {
   CAMERA_NOTES_MAX,
   SITE_NAME_MAX,
 } from './cameras.runtime.js';
+import { multiLineText, singleLineText } from './common.js';
 import { MESSAGES } from './messages.js';
 
 export const cameraConfigurationStatusSchema = z.enum(CAMERA_CONFIGURATION_STATUSES);
@@ -22,18 +23,8 @@ const configurationErrorCodes = Object.keys(CAMERA_CONFIGURATION_ERRORS) as [
 ];
 export const cameraConfigurationErrorCodeSchema = z.enum(configurationErrorCodes);
 
-// Text a camera's owner types: no control characters (PostgreSQL refuses NUL; the rest are never meant).
-const isControl = (c: string) => {
-  const code = c.charCodeAt(0);
-  return (code < 32 && c !== '\t' && c !== '\n' && c !== '\r') || code === 127;
-};
-const noControl = (label: string) =>
-  z.string().refine((v) => ![...v].some(isControl), {
-    message: `${label} must not contain control characters`,
-  });
-
-const streamUsername = noControl('username').pipe(z.string().max(128, 'At most 128 characters'));
-const streamPassword = noControl('password').pipe(z.string().max(256, 'At most 256 characters'));
+const streamUsername = singleLineText('username', z.string().max(128, 'At most 128 characters'));
+const streamPassword = singleLineText('password', z.string().max(256, 'At most 256 characters'));
 
 /** A hostname or an IP address (v4, or v6 with or without brackets): no scheme, path or port. */
 const hostSchema = z
@@ -46,18 +37,17 @@ const hostSchema = z
     'host must be a hostname or an IP address, without scheme or path',
   );
 
-const rtspUrlSchema = z
-  .string({ error: 'url is required' })
-  .trim()
-  .max(2048, 'url is at most 2048 characters')
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'rtsp:' || u.protocol === 'rtsps:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'url must be an rtsp:// or rtsps:// address, e.g. rtsp://192.168.1.20:554/stream1');
+const rtspUrlSchema = singleLineText(
+  'url',
+  z.string({ error: 'url is required' }).trim().max(2048, 'url is at most 2048 characters'),
+).refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'rtsp:' || u.protocol === 'rtsps:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'url must be an rtsp:// or rtsps:// address, e.g. rtsp://192.168.1.20:554/stream1');
 
 const rtspConnectionSchema = z.strictObject({
   type: z.literal('rtsp'),
@@ -99,29 +89,34 @@ export type CameraConnectionInput = z.input<typeof cameraConnectionInputSchema>;
  * A camera name as typed. Emptiness is checked by the server after trimming so that the answer is exactly
  * spec §5's "Camera name is required".
  */
-export const cameraNameInputSchema = z
-  .string({ error: MESSAGES.cameraNameRequired })
-  .max(CAMERA_NAME_MAX, `Camera names are at most ${CAMERA_NAME_MAX} characters`);
+export const cameraNameInputSchema = singleLineText(
+  'name',
+  z
+    .string({ error: MESSAGES.cameraNameRequired })
+    .max(CAMERA_NAME_MAX, `Camera names are at most ${CAMERA_NAME_MAX} characters`),
+);
 
 const isoDateTime = z.iso.datetime({
   offset: true,
   message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z',
 });
 
-const credentialValue = z.string().max(256, 'At most 256 characters').nullable();
+const credentialValue = (label: string) =>
+  singleLineText(label, z.string().max(256, 'At most 256 characters')).nullable();
 
 /** Spec §3 camera settings, as a partial update: only the fields sent change (merged). */
 export const cameraSettingsPatchSchema = z.strictObject({
-  notes: z
-    .string()
-    .max(CAMERA_NOTES_MAX, `Notes are at most ${CAMERA_NOTES_MAX.toLocaleString('en')} characters`)
+  notes: multiLineText(
+    'notes',
+    z.string().max(CAMERA_NOTES_MAX, `Notes are at most ${CAMERA_NOTES_MAX.toLocaleString('en')} characters`),
+  )
     .nullable()
     .optional(),
   is_private_mode_enabled: z.boolean().optional(),
   is_muted: z.boolean().optional(),
   is_facial_recognition_enabled: z.boolean().optional(),
-  username: credentialValue.optional(),
-  password: credentialValue.optional(),
+  username: credentialValue('username').optional(),
+  password: credentialValue('password').optional(),
   motion_sensitivity: z
     .number()
     .int('motion_sensitivity is a whole number')
@@ -209,7 +204,9 @@ export const cameraDetailSchema = cameraSchema.extend({
 });
 export type CameraDetail = z.infer<typeof cameraDetailSchema>;
 
-export const cameraNameParamsSchema = z.strictObject({ name: z.string().min(1).max(CAMERA_NAME_MAX) });
+export const cameraNameParamsSchema = z.strictObject({
+  name: singleLineText('name', z.string().min(1).max(CAMERA_NAME_MAX)),
+});
 
 export const addCameraRequestSchema = z.strictObject({
   name: cameraNameInputSchema,
@@ -221,7 +218,7 @@ export type AddCameraRequest = z.input<typeof addCameraRequestSchema>;
 
 /** Spec §7 `update-camera {name, plus changes}`: settings merge; `removed_date_time_utc` soft-removes. */
 export const updateCameraRequestSchema = z.strictObject({
-  name: z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX),
+  name: singleLineText('name', z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX)),
   settings: cameraSettingsPatchSchema.optional(),
   site_uuid: z.uuid('site_uuid must be a UUID').nullable().optional(),
   removed_date_time_utc: isoDateTime.nullable().optional(),
@@ -233,12 +230,18 @@ export const updateCameraRequestSchema = z.strictObject({
 export type UpdateCameraRequest = z.input<typeof updateCameraRequestSchema>;
 
 export const renameCameraRequestSchema = z.strictObject({
-  current_name: z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX),
+  current_name: singleLineText(
+    'current_name',
+    z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX),
+  ),
   new_name: cameraNameInputSchema,
 });
 
 export const cameraSiteAssociationRequestSchema = z.strictObject({
-  camera_name: z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX),
+  camera_name: singleLineText(
+    'camera_name',
+    z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX),
+  ),
   site_uuid: z.uuid('site_uuid must be a UUID').nullable(),
 });
 
@@ -251,11 +254,14 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
-const siteName = z
-  .string({ error: 'Property name is required' })
-  .trim()
-  .min(1, 'Property name is required')
-  .max(SITE_NAME_MAX, `Property names are at most ${SITE_NAME_MAX} characters`);
+const siteName = singleLineText(
+  'name',
+  z
+    .string({ error: 'Property name is required' })
+    .trim()
+    .min(1, 'Property name is required')
+    .max(SITE_NAME_MAX, `Property names are at most ${SITE_NAME_MAX} characters`),
+);
 
 export const siteRequestSchema = z.strictObject({ name: siteName });
 export const siteParamsSchema = z.strictObject({ siteUuid: z.uuid('siteUuid must be a UUID') });

@@ -6,6 +6,7 @@ import {
   conversationHistoryQuerySchema,
   sendMessageRequestSchema,
 } from './chat.js';
+import { multiLineText, singleLineText } from './common.js';
 import { defineEndpoints } from './endpoint.js';
 import { okEnvelope, paginationSchema } from './envelope.js';
 import { MESSAGES } from './messages.js';
@@ -55,8 +56,8 @@ export const chatEndpoints = defineEndpoints({
     summary: "Post a message from the home sitter into a user's chat (operator announcements, tests)",
     tags: ['admin'],
     body: z.strictObject({
-      email: z.string().trim().toLowerCase().min(3).max(254),
-      text: z.string().trim().min(1).max(4_000),
+      email: singleLineText('email', z.string().trim().toLowerCase().min(3).max(254)),
+      text: multiLineText('text', z.string().trim().min(1).max(4_000)),
     }),
     response: okEnvelope(chatMessageSchema),
     successStatus: 201,

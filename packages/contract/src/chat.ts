@@ -4,6 +4,7 @@ import {
   CHAT_MESSAGE_MAX_ATTACHMENTS,
   CHAT_MESSAGE_MAX_LENGTH,
 } from './chat.constants.js';
+import { multiLineText, singleLineText } from './common.js';
 import { CHAT_HISTORY_MAX_PAGE_SIZE, CHAT_HISTORY_PAGE_SIZE } from './constants.js';
 
 const isoDateTime = z.iso.datetime({
@@ -14,31 +15,42 @@ const isoDateTime = z.iso.datetime({
 export const chatRoleSchema = z.enum(['user', 'agent']);
 export type ChatRole = z.infer<typeof chatRoleSchema>;
 
-/** Spec §3 "Video attachment": a clip of an activity, shown inline in a message. */
-export const videoAttachmentSchema = z.object({
-  video_url: z.string().max(2_048).nullish(),
-  url: z.string().max(2_048).nullish(),
-  hls_url: z.string().max(2_048).nullish(),
-  activity_uuid: z.string().max(64).nullish(),
-  camera_name: z.string().max(200).nullish(),
-  date_time_utc: z.string().max(40).nullish(),
-  activity_description: z.string().max(4_000).nullish(),
-  activity_description_in_preferred_language: z.string().max(4_000).nullish(),
+/** How a text field is checked: as stored and sent (as is), or as a client sends it (no control characters). */
+type TextField = (label: string, base: z.ZodString) => z.ZodString;
+const asIs: TextField = (_label, base) => base;
+
+const videoAttachmentShape = (line: TextField, lines: TextField) => ({
+  video_url: line('video_url', z.string().max(2_048)).nullish(),
+  url: line('url', z.string().max(2_048)).nullish(),
+  hls_url: line('hls_url', z.string().max(2_048)).nullish(),
+  activity_uuid: line('activity_uuid', z.string().max(64)).nullish(),
+  camera_name: line('camera_name', z.string().max(200)).nullish(),
+  date_time_utc: line('date_time_utc', z.string().max(40)).nullish(),
+  activity_description: lines('activity_description', z.string().max(4_000)).nullish(),
+  activity_description_in_preferred_language: lines(
+    'activity_description_in_preferred_language',
+    z.string().max(4_000),
+  ).nullish(),
   aspectRatio: z.number().positive().nullish(),
   metaWidth: z.number().int().nonnegative().nullish(),
   metaHeight: z.number().int().nonnegative().nullish(),
-  coalesced_activity_uuid: z.string().max(64).nullish(),
-  urn: z.string().max(500).nullish(),
-  thumbnail_image_url: z.string().max(2_048).nullish(),
+  coalesced_activity_uuid: line('coalesced_activity_uuid', z.string().max(64)).nullish(),
+  urn: line('urn', z.string().max(500)).nullish(),
+  thumbnail_image_url: line('thumbnail_image_url', z.string().max(2_048)).nullish(),
 });
+
+/** Spec §3 "Video attachment": a clip of an activity, shown inline in a message. */
+export const videoAttachmentSchema = z.object(videoAttachmentShape(asIs, asIs));
 export type VideoAttachment = z.infer<typeof videoAttachmentSchema>;
 
-/** The quoted message a reply points at. */
-export const replyToMessageSchema = z.object({
-  message_uuid: z.string().max(64),
-  text: z.string().max(CHAT_MESSAGE_MAX_LENGTH),
+const replyToMessageShape = (line: TextField, lines: TextField) => ({
+  message_uuid: line('message_uuid', z.string().max(64)),
+  text: lines('text', z.string().max(CHAT_MESSAGE_MAX_LENGTH)),
   role: chatRoleSchema,
 });
+
+/** The quoted message a reply points at. */
+export const replyToMessageSchema = z.object(replyToMessageShape(asIs, asIs));
 export type ReplyToMessage = z.infer<typeof replyToMessageSchema>;
 
 /** Spec §3 "Chat message", as the server stores and sends it. */
@@ -58,22 +70,25 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** POST /api/users/messages. */
 export const sendMessageRequestSchema = z.strictObject({
-  text: z
-    .string({ message: 'text is required' })
-    .trim()
-    .min(1, 'The message is empty')
-    .max(CHAT_MESSAGE_MAX_LENGTH, `A message is at most ${CHAT_MESSAGE_MAX_LENGTH} characters`),
+  text: multiLineText(
+    'text',
+    z
+      .string({ message: 'text is required' })
+      .trim()
+      .min(1, 'The message is empty')
+      .max(CHAT_MESSAGE_MAX_LENGTH, `A message is at most ${CHAT_MESSAGE_MAX_LENGTH} characters`),
+  ),
   date_time_utc: isoDateTime.optional(),
   images: z
-    .array(z.string().max(2_048))
+    .array(singleLineText('images', z.string().max(2_048)))
     .max(CHAT_MESSAGE_MAX_ATTACHMENTS, `At most ${CHAT_MESSAGE_MAX_ATTACHMENTS} images per message`)
     .default([]),
   videos: z
-    .array(videoAttachmentSchema.strict())
+    .array(z.strictObject(videoAttachmentShape(singleLineText, multiLineText)))
     .max(CHAT_MESSAGE_MAX_ATTACHMENTS, `At most ${CHAT_MESSAGE_MAX_ATTACHMENTS} videos per message`)
     .default([]),
-  reply_to_message_uuid: z.string().max(64).nullish(),
-  reply_to_message: replyToMessageSchema.strict().nullish(),
+  reply_to_message_uuid: singleLineText('reply_to_message_uuid', z.string().max(64)).nullish(),
+  reply_to_message: z.strictObject(replyToMessageShape(singleLineText, multiLineText)).nullish(),
 });
 export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>;
 

@@ -6,6 +6,7 @@ import {
   streamConnectionInputSchema,
 } from './cameras.js';
 import type { CameraConfigurationErrorCode, CameraConfigurationStatusValue } from './cameras.runtime.js';
+import { singleLineText } from './common.js';
 
 export * from './helper.runtime.js';
 
@@ -100,7 +101,10 @@ export const helperConfigureRequestSchema = z.strictObject({
   cameras: z
     .array(
       z.strictObject({
-        device_id: z.string().min(1, 'device_id is required').max(100, 'device_id is at most 100 characters'),
+        device_id: singleLineText(
+          'device_id',
+          z.string().min(1, 'device_id is required').max(100, 'device_id is at most 100 characters'),
+        ),
         name: cameraNameInputSchema,
         site_uuid: z.uuid('site_uuid must be a UUID').nullable().optional(),
         connection: streamConnectionInputSchema,

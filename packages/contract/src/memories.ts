@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './common.js';
 import {
   MEMORY_CATEGORIES,
   MEMORY_CATEGORY_ALIASES,
@@ -121,24 +122,27 @@ export const memoriesQuerySchema = z.strictObject({
 });
 
 const required = (label: string) =>
-  z
-    .string({ message: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(MEMORY_FIELD_MAX, `${label} is at most ${MEMORY_FIELD_MAX} characters`);
+  singleLineText(
+    label,
+    z
+      .string({ message: `${label} is required` })
+      .trim()
+      .min(1, `${label} is required`)
+      .max(MEMORY_FIELD_MAX, `${label} is at most ${MEMORY_FIELD_MAX} characters`),
+  );
 const optionalField = (label: string) =>
-  z
-    .string()
-    .trim()
-    .max(MEMORY_FIELD_MAX, `${label} is at most ${MEMORY_FIELD_MAX} characters`)
+  singleLineText(
+    label,
+    z.string().trim().max(MEMORY_FIELD_MAX, `${label} is at most ${MEMORY_FIELD_MAX} characters`),
+  )
     .nullish()
     .transform((v) => (v ? v : null));
 
 const commonInput = {
-  notes: z
-    .string()
-    .trim()
-    .max(MEMORY_TEXT_MAX, `notes are at most ${MEMORY_TEXT_MAX} characters`)
+  notes: multiLineText(
+    'notes',
+    z.string().trim().max(MEMORY_TEXT_MAX, `notes are at most ${MEMORY_TEXT_MAX} characters`),
+  )
     .nullish()
     .transform((v) => (v ? v : null)),
   /** null (or absent on create) makes the memory long-term. */
@@ -168,11 +172,14 @@ export const memoryInputSchemas = {
   }),
   animals: z.strictObject({ name: required('name'), species: optionalField('species'), ...commonInput }),
   other: z.strictObject({
-    text: z
-      .string({ message: 'text is required' })
-      .trim()
-      .min(1, 'text is required')
-      .max(MEMORY_TEXT_MAX, `text is at most ${MEMORY_TEXT_MAX} characters`),
+    text: multiLineText(
+      'text',
+      z
+        .string({ message: 'text is required' })
+        .trim()
+        .min(1, 'text is required')
+        .max(MEMORY_TEXT_MAX, `text is at most ${MEMORY_TEXT_MAX} characters`),
+    ),
     ...commonInput,
   }),
 } as const;
@@ -183,17 +190,17 @@ export type MemoryInput<C extends MemoryCategory = MemoryCategory> = z.output<(t
  * category by the server, so a vehicle field on a person is a 400 naming it).
  */
 export const memoryBodySchema = z.strictObject({
-  name: z.string().optional(),
-  owner: z.string().nullish(),
-  make: z.string().nullish(),
-  model: z.string().nullish(),
+  name: singleLineText('name').optional(),
+  owner: singleLineText('owner').nullish(),
+  make: singleLineText('make').nullish(),
+  model: singleLineText('model').nullish(),
   year: z.number().nullish(),
-  color: z.string().nullish(),
-  species: z.string().nullish(),
-  text: z.string().optional(),
-  notes: z.string().nullish(),
+  color: singleLineText('color').nullish(),
+  species: singleLineText('species').nullish(),
+  text: multiLineText('text').optional(),
+  notes: multiLineText('notes').nullish(),
   expiration: memoryExpirationSchema.nullish(),
-  property_associations: z.array(z.string()).optional(),
+  property_associations: z.array(singleLineText('property_associations')).optional(),
 });
 export type MemoryBody = z.input<typeof memoryBodySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './common.js';
 import { cameraConfigurationErrorCodeSchema } from './cameras.js';
 import { chatMessageSchema } from './chat.js';
 import type { RealtimeEventName } from './chat.constants.js';
@@ -13,7 +14,7 @@ export type RealtimeNegotiateResponse = z.infer<typeof realtimeNegotiateResponse
 
 /** The official client appends `negotiateVersion` when it negotiates here itself. */
 export const realtimeNegotiateQuerySchema = z.strictObject({
-  negotiateVersion: z.string().max(4).optional(),
+  negotiateVersion: singleLineText('negotiateVersion', z.string().max(4)).optional(),
 });
 
 export const progressUpdateSchema = z.object({ in_progress_text: z.string() });

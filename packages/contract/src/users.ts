@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { emailSchema, phoneNumberSchema, supportedLanguageSchema, timezoneSchema } from './common.js';
+import {
+  emailSchema,
+  phoneNumberSchema,
+  singleLineText,
+  supportedLanguageSchema,
+  timezoneSchema,
+} from './common.js';
 import { canonicalWebPushToken } from './notifications.js';
 
-const personName = z.string().trim().max(100, 'Names are at most 100 characters');
+const personName = (label: string) =>
+  singleLineText(label, z.string().trim().max(100, 'Names are at most 100 characters'));
 
 export const notificationsStatusSchema = z.enum(['ALL_ENABLED', 'ALL_DISABLED']);
 export type NotificationsStatus = z.infer<typeof notificationsStatusSchema>;
@@ -41,8 +48,8 @@ export const userProfileSchema = z.object({
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 export const createUserRequestSchema = z.strictObject({
-  first_name: personName.optional(),
-  last_name: personName.optional(),
+  first_name: personName('first_name').optional(),
+  last_name: personName('last_name').optional(),
   phone_number: phoneNumberSchema.nullish(),
   timezone: timezoneSchema.optional(),
   preferred_language: supportedLanguageSchema.optional(),
@@ -72,8 +79,8 @@ export const updateNotificationPreferencesRequestSchema = z.strictObject({
 
 export const updatePersonalInfoRequestSchema = z
   .strictObject({
-    first_name: personName.nullish(),
-    last_name: personName.nullish(),
+    first_name: personName('first_name').nullish(),
+    last_name: personName('last_name').nullish(),
     phone_number: phoneNumberSchema.nullish(),
     timezone: timezoneSchema.optional(),
   })
@@ -91,7 +98,10 @@ export const updateAmnesiaModeRequestSchema = z.strictObject({
 export const pushPlatformSchema = z.enum(['ios', 'android', 'web']);
 export type PushPlatform = z.infer<typeof pushPlatformSchema>;
 
-const pushTokenValue = z.string().trim().min(1, 'token is required').max(4096, 'token is too long');
+const pushTokenValue = singleLineText(
+  'token',
+  z.string().trim().min(1, 'token is required').max(4096, 'token is too long'),
+);
 
 /** Spec §3 "Push token". */
 export const pushTokenSchema = z.object({

@@ -1,5 +1,5 @@
 import { MESSAGES, type ErrorEnvelope } from '@homesitter/contract';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
 
@@ -19,6 +19,43 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: ErrorEnvelope['code']; messa
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_failed', message: 'Content-Length does not match' },
 };
+
+/** A PostgreSQL error (PGlite, node-postgres) carries a SQLSTATE `code` and a `severity`. */
+function isPostgresError(value: unknown): value is Error & { code: string } {
+  return value instanceof Error && typeof (value as { severity?: unknown }).severity === 'string';
+}
+
+/**
+ * A failed statement: Drizzle's wrapper (its message and `query`/`params` hold the SQL and the values) or the
+ * driver's own error (its `detail` can quote the values).
+ */
+function databaseFailure(error: unknown): { type: string; code?: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const wrapped = typeof (error as { query?: unknown }).query === 'string';
+  const driver = isPostgresError(error) ? error : isPostgresError(error.cause) ? error.cause : undefined;
+  if (!wrapped && !driver) return undefined;
+  const type = error.name === 'Error' ? error.constructor.name : error.name;
+  return { type, ...(driver ? { code: driver.code } : {}) };
+}
+
+/**
+ * How an unexpected error is logged: a database failure shows only its class and SQLSTATE code at error
+ * level (the SQL, its parameters and the user's text go to debug); any other error is logged whole.
+ */
+export function logFailure(
+  log: Pick<FastifyBaseLogger, 'error' | 'debug'>,
+  error: unknown,
+  message: string,
+  fields: Record<string, unknown> = {},
+): void {
+  const db = databaseFailure(error);
+  if (!db) {
+    log.error({ ...fields, err: error }, message);
+    return;
+  }
+  log.error({ ...fields, db }, `${message}: database error ${db.code ?? db.type}`);
+  log.debug({ ...fields, err: error }, `${message}: database error details`);
+}
 
 function send(reply: FastifyReply, status: number, body: ErrorEnvelope, retryAfter?: number) {
   if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
@@ -82,12 +119,34 @@ export function installErrorHandler(app: FastifyInstance): void {
       });
     }
 
-    req.log.error({ err: error }, 'request failed');
+    logFailure(req.log, error, 'request failed');
     return send(reply, 500, {
       success: false,
       code: 'internal',
       message: routeMessage ?? MESSAGES.somethingWentWrong,
     });
+  });
+}
+
+/** What Fastify's router refuses before any route (and so before `setErrorHandler`) runs. */
+const ROUTER_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The request path is not valid percent-encoded UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path segment of the request is too long',
+};
+
+/**
+ * The envelope for errors Fastify's router raises itself (a path that is not valid percent-encoding, a path
+ * parameter over `maxParamLength`): pass it as the `frameworkErrors` option of `Fastify()`.
+ */
+export function sendFrameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+      ? error.statusCode
+      : 400;
+  void send(reply, status, {
+    success: false,
+    code: 'validation_failed',
+    message: (error.code && ROUTER_ERRORS[error.code]) ?? 'The request URL is not valid',
   });
 }
 

@@ -1,5 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from '../logger.js';
+import { logFailure } from './error-handler.js';
 
 /**
  * One log line per request, written when it completes, with secrets in the query shortened. Fastify's own
@@ -16,7 +17,7 @@ export class OneLinePerRequest extends LogController {
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ip: req.ip,
     };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    if (error) logFailure(reply.log, error, 'request errored', line);
     else reply.log.info(line, 'request');
   }
 }
