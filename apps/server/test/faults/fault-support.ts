@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { TestApp } from '../app.js';
+import { startFakeS3 } from '../fake-s3.js';
+
+/**
+ * The fake S3 behind a switch: while `failing`, every write (PUT, and DeleteObjects) is answered
+ * `500 InternalError` as S3 does when it is having a bad day; reads and lists pass through, so a test can
+ * see what is stored.
+ */
+export async function startFaultyS3() {
+  const s3 = await startFakeS3();
+  const target = new URL(s3.endpoint);
+  const state = { failing: false, refused: 0 };
+  const proxy: Server = createServer((req, res) => {
+    if (state.failing && req.method !== 'GET' && req.method !== 'HEAD') {
+      state.refused += 1;
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' });
+      res.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>',
+      );
+      return;
+    }
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    objects: s3.objects,
+    state,
+    async close() {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await s3.close();
+    },
+  };
+}
+
+/** An `ENOSPC` as Node's fs raises it when the disk is full. */
+export function diskFull(syscall = 'copyfile'): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall,
+  });
+}
+
+export interface Tally {
+  acked: number;
+  refused: number;
+  rows: number;
+  lost: number;
+  duplicated: number;
+}
+
+/**
+ * Compares what the cameras were told with what the database holds: `lost` are acknowledged uploads without
+ * a row, `duplicated` names with more than one row. Uploads refused with a temporary code must have no row.
+ */
+export async function tally(
+  t: TestApp,
+  userId: string,
+  acked: readonly string[],
+  refused: readonly string[],
+): Promise<Tally> {
+  const rows = await t.database.query<{ original_name: string }>(
+    'SELECT original_name FROM uploads WHERE user_id = $1',
+    [userId],
+  );
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.original_name, (count.get(r.original_name) ?? 0) + 1);
+  return {
+    acked: acked.length,
+    refused: refused.length,
+    rows: rows.length,
+    lost: acked.filter((name) => !count.has(name)).length,
+    duplicated: [...count.values()].filter((n) => n > 1).length + refused.filter((n) => count.has(n)).length,
+  };
+}
+
+export function printTally(label: string, figures: Tally): void {
+  console.log(
+    `[faults] ${label}: acked ${figures.acked}, refused ${figures.refused}, rows ${figures.rows}, ` +
+      `lost ${figures.lost}, duplicated ${figures.duplicated}`,
+  );
+}
+
+/** Spool files left behind (there should never be any once every upload was answered). */
+export function spoolLeft(t: TestApp): string[] {
+  const spool = join(t.deps.config.DATA_DIR, 'ingest-spool');
+  return existsSync(spool) ? readdirSync(spool) : [];
+}
+
+export type ProxyMode = 'pass' | 'error' | 'hang';
+
+/**
+ * A provider behind a switch: `pass` forwards to `target`, `error` answers 503 at once (the provider is
+ * down), `hang` accepts the request and never answers (the provider is slow past any timeout).
+ */
+export async function startFaultyProxy(target: string) {
+  const to = new URL(target);
+  const state: { mode: ProxyMode; calls: number } = { mode: 'pass', calls: 0 };
+  const hanging = new Set<ServerResponse>();
+  const proxy: Server = createServer((req, res) => {
+    state.calls += 1;
+    if (state.mode === 'hang') {
+      req.resume();
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (state.mode === 'error') {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 503, message: 'Service Unavailable', status: 503 }));
+      return;
+    }
+    const upstream = request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    async close() {
+      for (const res of hanging) res.destroy();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
+
+/** Asks `check` until it answers something other than undefined; only the test's own timeout gives up. */
+export async function until<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  everyMs = 50,
+): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** A port free now (a server started right after may take it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
+
+/** Whether a private redis-server can be started here (the binary is installed). */
+export const canRunRedis = REDIS_SERVER !== undefined;
+
+/**
+ * A private redis-server on a free port, never the machine's shared one, so a test may kill it: no
+ * persistence, stopped with SIGKILL (a crash) and started again on the same port.
+ */
+export async function startPrivateRedis() {
+  const port = await freePort();
+  let proc: ChildProcess | undefined;
+  async function start(): Promise<void> {
+    const child = spawn(
+      REDIS_SERVER!,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    proc = child;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('Ready to accept connections')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+    });
+  }
+  async function kill(): Promise<void> {
+    const child = proc;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await gone;
+  }
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, start, kill, close: kill };
+}
