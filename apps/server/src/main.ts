@@ -3,6 +3,7 @@ import { createServer } from './app.js';
 import { createAdapters } from './bootstrap.js';
 import type { IngestServers } from './modules/ingest/ingest.servers.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { createShutdown } from './platform/shutdown.js';
 
 // PGlite is a 9 MB WebAssembly module: V8 recompiles its hot functions with TurboFan in the background, by
 // default several at once, and each of PostgreSQL's big functions takes tens of MB of compiler memory that
@@ -15,44 +16,38 @@ async function main(): Promise<void> {
   const deps = await createAdapters(config);
   const { app, modules } = await createServer(deps);
 
-  let ingest: IngestServers | undefined;
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: draining requests');
-    setTimeout(() => {
-      app.log.error('requests still running after 25 s; exiting anyway');
-      process.exit(1);
-    }, 25_000).unref();
-    // Then Fastify stops accepting, lets in-flight requests finish and runs the onClose hooks (jobs drain there);
-    // the database closes after all of them (onClose hooks run last-added first, so not as one of them).
-    // Camera uploads first: no new ones, the running ones finish (they need the jobs and the database).
-    (ingest ? ingest.close() : Promise.resolve())
-      .then(() => app.close())
-      .then(async () => {
-        await deps.mailer.close();
-        await deps.database.close();
-      })
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          app.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // Started after the HTTP server; a signal while they start waits for them, then drains them.
+  let ingest: Promise<IngestServers | undefined> = Promise.resolve(undefined);
+  let stopping = false;
+  const shutdown = createShutdown({
+    app,
+    log: app.log,
+    closeIngest: async () => (await ingest.catch(() => undefined))?.close(),
+    // The database closes after everything that may still write (onClose hooks run last-added first, so
+    // it is not one of them).
+    closeRest: async () => {
+      await deps.mailer.close();
+      await deps.database.close();
+    },
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    exit: (code) => process.exit(code),
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.on(signal, () => {
+      stopping = true;
+      shutdown(signal);
+    });
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  if (config.INGEST_ENABLED && !closing) ingest = await modules.ingest.startServers();
+  if (config.INGEST_ENABLED && !stopping) ingest = modules.ingest.startServers();
+  const servers = await ingest;
   app.log.info(
     {
       url: config.PUBLIC_URL,
       database: deps.database.kind,
       mail: deps.mailer.kind,
-      ...(ingest ? { ftpPort: ingest.ftpPort, smtpPort: ingest.smtpPort } : {}),
+      ...(servers ? { ftpPort: servers.ftpPort, smtpPort: servers.smtpPort } : {}),
     },
     'Homesitter is running',
   );

@@ -303,11 +303,7 @@ describe('bad input never answers 5xx', () => {
     120_000,
   );
 
-  // Fails until server.ts passes `frameworkErrors: sendFrameworkError`; then make it a plain `it`.
-  it.fails(
-    "answers the router's own refusals (bad percent-encoding, overlong path) with the envelope",
-    () => {
-      expect(routerProblems).toEqual([]);
-    },
-  );
+  it("answers the router's own refusals (bad percent-encoding, overlong path) with the envelope", () => {
+    expect(routerProblems).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
@@ -51,8 +51,18 @@ beforeAll(async () => {
   writeFileSync(join(downloadsDir, 'homesitter-helper-linux-x64'), 'linux build');
   writeFileSync(join(downloadsDir, 'homesitter-helper-windows-x64.exe'), 'windows build!');
   writeFileSync(join(downloadsDir, 'README.txt'), 'not a build');
-  t = await createTestApp({ helperLiveLingerMs: 50, env: { HELPER_DOWNLOADS_DIR: downloadsDir } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  // The realtime negotiate sends the client to PUBLIC_URL's hub: PUBLIC_URL is where the app listens.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const free = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(free));
+    });
+  });
+  t = await createTestApp({
+    helperLiveLingerMs: 50,
+    env: { HELPER_DOWNLOADS_DIR: downloadsDir, PUBLIC_URL: `http://127.0.0.1:${port}` },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   [owner, stranger] = await Promise.all([signUp(t), signUp(t)]);
   t.deps.events.on('cameras.changed', ({ userId, camera }) => {
@@ -227,7 +237,7 @@ describe('a session of its own for the desktop helper', () => {
     const old = await new SignJWT({ email: owner.email, email_verified: true })
       .setProtectedHeader({ alg: 'EdDSA', kid: t.deps.signingKey.publicJwk.kid, typ: 'JWT' })
       .setSubject(owner.uid)
-      .setIssuer('http://homesitter.test')
+      .setIssuer(t.deps.config.PUBLIC_URL)
       .setAudience('homesitter')
       .setIssuedAt(now - 11 * 60)
       .setExpirationTime(now + 40 * 60)

@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'route_not_found',
   'rate_limited',
   'internal',
+  'server.unavailable',
   'auth.unauthenticated',
   'auth.invalid_credentials',
   'auth.email_taken',

@@ -96,6 +96,41 @@ export const settings = {
     'Calls a minute one IP address may make to sign-up, sign-in, verification and password reset',
   ),
   TRUST_PROXY: setting(bool, 'false', 'Trust `X-Forwarded-*` headers (set behind a load balancer)'),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: setting(
+    z.coerce.number().int().min(0),
+    '1000',
+    'Load shedding: while the event loop lags more than this (mean of each second, two seconds in a row), API calls are answered 503 with `Retry-After` (health checks never). 0 = off',
+  ),
+  OVERLOAD_MAX_HEAP_USED_MB: setting(
+    z.coerce.number().int().min(0).optional(),
+    undefined,
+    'Load shedding: while the JavaScript heap in use is above this many MB, API calls are answered 503 (default 90% of the heap limit). 0 = off',
+  ),
+  OVERLOAD_RETRY_AFTER_SECONDS: setting(
+    z.coerce.number().int().min(1).max(3600),
+    '10',
+    '`Retry-After` of an answer shed under load',
+  ),
+  HEAVY_JOBS_PER_USER: setting(
+    z.coerce.number().int().min(1).max(16),
+    '1',
+    "Photo uploads (decode and re-encode) of one user handled at once; the user's others wait, other users' go first",
+  ),
+  HEAVY_JOBS_TOTAL: setting(
+    z.coerce.number().int().min(0).max(64),
+    '0',
+    'Photo uploads handled at once over all users; 0 = the number of CPU cores',
+  ),
+  SHUTDOWN_GRACE_SECONDS: setting(
+    z.coerce.number().min(0).max(60),
+    '2',
+    'On SIGTERM, open HTTP keep-alive connections are kept at least this long, answering 503 + `Connection: close`, before they are closed',
+  ),
+  SHUTDOWN_TIMEOUT_SECONDS: setting(
+    z.coerce.number().int().min(1).max(600),
+    '25',
+    'On SIGTERM, uploads and requests still running after this long are cut off and the process exits 1',
+  ),
   LOG_LEVEL: setting(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     'info',

@@ -1,4 +1,5 @@
-import { loadSharp } from '../../platform/sharp.js';
+import type { Metadata } from 'sharp';
+import { openImage } from '../../platform/sharp.js';
 import { UnreadableImageError, type VisionEngine } from './vision.js';
 
 /**
@@ -7,10 +8,9 @@ import { UnreadableImageError, type VisionEngine } from './vision.js';
  */
 export function createDisabledVisionEngine(): VisionEngine {
   async function size(image: Buffer): Promise<{ width: number; height: number }> {
-    const sharp = await loadSharp();
-    let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+    let meta: Metadata;
     try {
-      meta = await sharp(image).metadata();
+      meta = await (await openImage(image)).metadata();
     } catch (err) {
       throw new UnreadableImageError('the image could not be read', { cause: err });
     }

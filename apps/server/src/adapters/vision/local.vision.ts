@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type sharpDefault from 'sharp';
 import type { Logger } from '../../platform/logger.js';
-import { loadSharp } from '../../platform/sharp.js';
+import { loadSharp, openImage } from '../../platform/sharp.js';
 import {
   UnreadableImageError,
   type AnalyseOptions,
@@ -58,8 +58,6 @@ const ANALYSE_EDGE = 1920;
 const DETECT_SIZE = 512;
 /** Memory photos: faces in them are large, and SSD sees 512×512. */
 const EMBED_EDGE = 1280;
-/** Decoding refuses images above this many pixels (a decompression bomb). */
-const MAX_INPUT_PIXELS = 10_000 * 10_000;
 
 interface Decoded {
   /** Size of the image as given, after EXIF orientation. */
@@ -83,13 +81,12 @@ async function toRaw(pipeline: sharpDefault.Sharp): Promise<RawImage> {
 }
 
 async function decode(buf: Buffer, maxEdge: number): Promise<Decoded> {
-  const sharp = await loadSharp();
   try {
-    const meta = await sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const meta = await (await openImage(buf)).metadata();
     if (!meta.width || !meta.height) throw new UnreadableImageError('the image has no size');
     const turned = (meta.orientation ?? 1) >= 5;
     const image = await toRaw(
-      sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS })
+      (await openImage(buf))
         .rotate()
         .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true }),
     );

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
+import { once, type EventEmitter } from 'node:events';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { posix } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { FtpSrv, type FileSystem, type FtpConnection } from 'ftp-srv';
@@ -26,7 +27,10 @@ export interface FtpIngestOptions {
 
 export interface FtpIngestServer {
   port: number;
-  /** Stops taking connections, lets running uploads finish (up to `timeoutMs`), then disconnects everyone. */
+  /**
+   * Stops taking connections and commands (421), lets running commands finish with their answer (a STOR:
+   * its 226 once committed; up to `timeoutMs`), then says 421 to everyone and closes their connections.
+   */
   close(timeoutMs?: number): Promise<void>;
 }
 
@@ -63,7 +67,6 @@ class CameraUploadFileSystem {
   /** Files stored in this session and their sizes, so a camera that checks SIZE after STOR sees its file. */
   private readonly stored = new Map<string, number>();
   pendingReply: PendingReply | undefined;
-  inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly userId: string,
@@ -132,7 +135,6 @@ class CameraUploadFileSystem {
       originalName: posix.basename(clientPath),
       file: body,
     });
-    this.inFlight.add(accepted);
     accepted.then(
       (upload) => {
         if (this.stored.size >= 100) this.stored.clear();
@@ -140,7 +142,6 @@ class CameraUploadFileSystem {
       },
       () => undefined,
     );
-    void accepted.finally(() => this.inFlight.delete(accepted)).catch(() => undefined);
 
     // The stream ftp-srv writes the data connection into. It finishes only when the upload is committed, and
     // ftp-srv answers 226 on "finish": the acknowledgement promises the upload is stored.
@@ -227,7 +228,9 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   const { log } = options;
   const publicAddress = passiveAddress(options.publicHost, log);
   const failedLogins = createLoginFailures();
-  const systems = new Map<string, CameraUploadFileSystem>();
+  const connections = new Set<FtpConnection>();
+  const commandsRunning = new Set<Promise<unknown>>();
+  let draining = false;
 
   // ftp-srv quits the process on SIGTERM/SIGINT itself; the app drains it in order instead.
   const signalListeners = new Map(
@@ -268,7 +271,6 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
         }
         failedLogins.succeeded(ip, username);
         const fs = new CameraUploadFileSystem(userId, options);
-        systems.set(connection.id, fs);
         interceptFailedStorReply(connection, fs);
         resolve({ fs: fs as unknown as FileSystem });
       },
@@ -278,7 +280,12 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
       },
     );
   });
-  server.on('disconnect', ({ id }) => systems.delete(id));
+  // "connect" is missing from ftp-srv's typings; it comes before the connection's first command.
+  (server as unknown as EventEmitter).on('connect', ({ connection }: { connection: FtpConnection }) => {
+    connections.add(connection);
+    guardCommands(connection, { draining: () => draining, running: commandsRunning });
+  });
+  server.on('disconnect', ({ connection }) => connections.delete(connection));
   server.on('client-error', ({ error }) => log.debug({ err: error }, 'FTP client error'));
 
   await server.listen();
@@ -293,19 +300,67 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   return {
     port,
     async close(timeoutMs = 15_000) {
-      // Stop taking connections; the callback would wait for every open session, so it is not awaited.
+      // No new connections; and on the open ones no new command is taken (below): 421.
+      draining = true;
       listener.close();
-      const running = [...systems.values()].flatMap((fs) => [...fs.inFlight]);
-      if (running.length > 0) {
+      // Every command running gets its answer first: an upload's STOR runs until its 226 (or its error)
+      // is written, so a committed upload is never left unacknowledged.
+      if (commandsRunning.size > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          Promise.allSettled(running),
+          Promise.allSettled([...commandsRunning]),
           new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
         ]);
         clearTimeout(timer);
       }
+      await Promise.all([...connections].map((c) => sayGoodbye(c)));
       await server.close();
     },
+  };
+}
+
+/** How long a client that was told 421 has to close its side before its connection is cut. */
+const GOODBYE_MS = 2_000;
+
+/**
+ * 421, then an orderly close of the command connection (FIN, not a reset: a reset could discard the last
+ * answer still on its way), waiting for the client's side to close.
+ */
+async function sayGoodbye(connection: FtpConnection): Promise<void> {
+  const socket = (connection as unknown as { commandSocket?: Socket }).commandSocket;
+  if (!socket || socket.destroyed) return;
+  const closed = once(socket, 'close').catch(() => undefined);
+  // Cut when the client does not close its side in time, or when the write of the 421 never completes
+  // (a client that went away without closing).
+  const timer = setTimeout(() => socket.destroy(), GOODBYE_MS);
+  timer.unref();
+  try {
+    await Promise.race([connection.reply(421, 'Server shutting down; send again in a moment'), closed]);
+  } catch {
+    // the client is gone already
+  }
+  socket.end();
+  await closed;
+  clearTimeout(timer);
+}
+
+/**
+ * Runs a connection's commands through `guard`: while the server drains, a new command is answered 421 and
+ * the connection closed; otherwise the command runs and is tracked until its answer is written.
+ */
+function guardCommands(
+  connection: FtpConnection,
+  guard: { draining: () => boolean; running: Set<Promise<unknown>> },
+): void {
+  const commands = (connection as unknown as { commands: { handle: (command: unknown) => unknown } })
+    .commands;
+  const handle = commands.handle.bind(commands);
+  commands.handle = (command: unknown) => {
+    if (guard.draining()) return sayGoodbye(connection);
+    const running = Promise.resolve(handle(command));
+    guard.running.add(running);
+    void running.finally(() => guard.running.delete(running)).catch(() => undefined);
+    return running;
   };
 }
 

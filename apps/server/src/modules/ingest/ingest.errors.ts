@@ -1,3 +1,4 @@
+import { MAX_IMAGE_PIXELS } from '../../platform/sharp.js';
 import type { RefusalReason } from './media-sniff.js';
 
 export type UploadRefusalReason = RefusalReason | 'too_large';
@@ -7,6 +8,7 @@ const MESSAGES: Record<UploadRefusalReason, (maxBytes: number) => string> = {
   not_media: () => 'Only JPEG, PNG, MP4, MOV, MKV and AVI files are accepted',
   truncated: () => 'The file is incomplete (cut off before its end)',
   unsupported_codec: () => 'Clips must be H.264 or H.265 video',
+  too_many_pixels: () => `Pictures are at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`,
   too_large: (maxBytes) => `Uploads are at most ${Math.floor(maxBytes / (1024 * 1024))} MB`,
 };
 

@@ -131,8 +131,24 @@ export async function registerIngestRoutes(
       }
       // The name may come after the files in the form, so it is applied once the whole form is read.
       for (const p of prepared) p.row.cameraName = normalizeCameraName(cameraName);
-      const accepted = await ingest.commit(prepared);
+      const accepted = await commitOrUnavailable(ingest, prepared);
       return { success: true as const, data: { upload_ids: accepted.map((a) => a.uploadId) } };
     });
   });
+}
+
+/**
+ * Storage or the database failing while an upload is stored (disk full, S3 answering 500) is temporary:
+ * nothing was acknowledged or kept, so the camera is told to send it again (503), not that it failed.
+ */
+async function commitOrUnavailable(ingest: IngestService, prepared: PreparedUpload[]) {
+  try {
+    return await ingest.commit(prepared);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError(503, 'server.unavailable', 'The upload could not be stored; send it again', {
+      retryAfterSeconds: 30,
+      cause: err,
+    });
+  }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG, hasFfmpeg } from '../../../test/clips.js';
 import { jpegWithLocation, png } from '../../../test/images.js';
+import { pixelBombPng } from '../../../test/pixel-bomb.js';
 import { bufferSource, sniffFile, sniffMedia, type SniffResult } from './media-sniff.js';
 
 const sniff = (buf: Buffer): Promise<SniffResult> => sniffMedia(bufferSource(buf));
@@ -27,6 +28,19 @@ function clip(name: string, args: string[]): Buffer {
 const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 
 describe('media sniffing: images', () => {
+  it('refuses a picture above the pixel limit from its header: PNG IHDR and JPEG frame header', async () => {
+    expect(await sniff(pixelBombPng())).toEqual({ ok: false, reason: 'too_many_pixels' });
+    expect((await sniff(pixelBombPng(10_000, 10_000))).ok).toBe(true);
+    // A real JPEG (EXIF before its frame header) whose SOF says 20,000 × 20,000.
+    const jpeg = Buffer.from(await jpegWithLocation(64, 48));
+    let at = 2;
+    while (!(jpeg[at + 1]! >= 0xc0 && jpeg[at + 1]! <= 0xc2)) at += 2 + jpeg.readUInt16BE(at + 2);
+    expect([jpeg.readUInt16BE(at + 5), jpeg.readUInt16BE(at + 7)]).toEqual([48, 64]);
+    jpeg.writeUInt16BE(20_000, at + 5);
+    jpeg.writeUInt16BE(20_000, at + 7);
+    expect(await sniff(jpeg)).toEqual({ ok: false, reason: 'too_many_pixels' });
+  });
+
   it('accepts a whole JPEG and PNG', async () => {
     expect(await sniff(await jpegWithLocation(320, 240))).toEqual({
       ok: true,

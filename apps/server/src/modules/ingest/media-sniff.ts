@@ -3,9 +3,12 @@
  * Cameras cut off mid-transfer leave files that start right and end early, so each format's structure is
  * walked far enough to see its end: JPEG's EOI, PNG's IEND, ISO-BMFF boxes that fit and a `moov`, the RIFF
  * and Matroska segment sizes. Only the few bytes needed are read, so a 25 MB clip is never loaded whole.
+ * A picture's size is read from its header (JPEG's frame header, PNG's IHDR) and one above the pixel limit
+ * every image path shares is refused here, before anything decodes it.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { MediaKind } from '../../platform/db/schema/activities.js';
+import { withinPixelLimit } from '../../platform/sharp.js';
 
 export interface SniffedMedia {
   kind: MediaKind;
@@ -14,7 +17,7 @@ export interface SniffedMedia {
   contentType: string;
 }
 
-export type RefusalReason = 'empty' | 'not_media' | 'truncated' | 'unsupported_codec';
+export type RefusalReason = 'empty' | 'not_media' | 'truncated' | 'unsupported_codec' | 'too_many_pixels';
 
 export type SniffResult = { ok: true; media: SniffedMedia } | { ok: false; reason: RefusalReason };
 
@@ -85,7 +88,39 @@ async function sniffJpeg(src: ByteSource): Promise<SniffResult> {
   let end = tail.length;
   while (end > 0 && tail[end - 1] === 0x00) end -= 1;
   if (end < 2 || src.size < 4 || tail[end - 2] !== 0xff || tail[end - 1] !== 0xd9) return refuse('truncated');
+  const size = await jpegSize(src);
+  if (size && !withinPixelLimit(size.width, size.height)) return refuse('too_many_pixels');
   return accept('image', 'jpg', 'image/jpeg');
+}
+
+/** Segments walked at most looking for the frame header (EXIF, XMP, ICC and tables come before it). */
+const MAX_JPEG_SEGMENTS = 64;
+
+/**
+ * The size in a JPEG's frame header (SOF0–SOF15, less DHT C4, JPG C8 and DAC CC), reading only the segment
+ * headers on the way; undefined when there is none before the scan (the decoders still hold the limit).
+ */
+async function jpegSize(src: ByteSource): Promise<{ width: number; height: number } | undefined> {
+  let at = 2;
+  for (let i = 0; i < MAX_JPEG_SEGMENTS && at + 4 <= src.size; i++) {
+    const head = await src.read(at, 9);
+    if (head.length < 4 || head[0] !== 0xff) return undefined;
+    const marker = head[1]!;
+    if (marker === 0xff) {
+      at += 1; // a fill byte before the marker
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
+      at += 2; // markers without a segment
+      continue;
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      // length (2), precision (1), height (2), width (2)
+      return head.length >= 9 ? { height: head.readUInt16BE(5), width: head.readUInt16BE(7) } : undefined;
+    at += 2 + head.readUInt16BE(2);
+  }
+  return undefined;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -95,7 +130,13 @@ const PNG_IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x
 async function sniffPng(src: ByteSource): Promise<SniffResult> {
   if (src.size < PNG_SIGNATURE.length + PNG_IEND.length) return refuse('truncated');
   const tail = await src.read(src.size - PNG_IEND.length, PNG_IEND.length);
-  return tail.equals(PNG_IEND) ? accept('image', 'png', 'image/png') : refuse('truncated');
+  if (!tail.equals(PNG_IEND)) return refuse('truncated');
+  // IHDR comes first: length (4), type (4), width (4), height (4).
+  const ihdr = await src.read(PNG_SIGNATURE.length, 16);
+  if (ihdr.length === 16 && ihdr.toString('latin1', 4, 8) === 'IHDR') {
+    if (!withinPixelLimit(ihdr.readUInt32BE(8), ihdr.readUInt32BE(12))) return refuse('too_many_pixels');
+  }
+  return accept('image', 'png', 'image/png');
 }
 
 /** RIFF size counts everything after its 8-byte header; a shorter file was cut off. */

@@ -30,7 +30,10 @@ export interface SmtpIngestOptions {
 
 export interface SmtpIngestServer {
   port: number;
-  /** Stops taking connections and waits (up to `timeoutMs`) for messages being stored. */
+  /**
+   * Stops taking connections and commands (421), waits (up to `timeoutMs`) for the messages being stored to
+   * be answered (250 once committed), then closes the sessions still open.
+   */
   close(timeoutMs?: number): Promise<void>;
 }
 
@@ -176,8 +179,9 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
     allowInsecureAuth: true,
     ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
     size: maxBytes,
-    // On close, connections still open after this long are cut (uploads in progress are waited for first).
-    closeTimeout: 5_000,
+    // close() below ends the connections itself once every message being stored has had its answer; this
+    // library's own cut (421 to everyone after closeTimeout) could come between a commit and its 250.
+    closeTimeout: 60 * 60_000,
     logger: quietLibraryLog(log.child({ component: 'smtp' })) as never,
     onAuth(auth, session, callback) {
       if (tls && !session.secure && !isLoopback(session.remoteAddress)) {
@@ -232,6 +236,7 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
   return {
     port,
     async close(timeoutMs = 15_000) {
+      // No new connections, and every command on the open ones is answered 421 from now on.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if (running.size > 0) {
         let timer: NodeJS.Timeout | undefined;
@@ -240,6 +245,14 @@ export async function startSmtpIngest(options: SmtpIngestOptions): Promise<SmtpI
           new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
         ]);
         clearTimeout(timer);
+      }
+      // Every message committed has had its 250 written; the sessions still open are told and closed.
+      for (const connection of server.connections as Set<{
+        send: (code: number, message: string) => void;
+        close: () => void;
+      }>) {
+        connection.send(421, 'Server shutting down; send again in a moment');
+        connection.close();
       }
       await closed;
     },

@@ -5,6 +5,16 @@ declare module 'heic-decode' {
     height: number;
     data: Uint8ClampedArray;
   }
+  /** An image of the file, its size read from the container; `decode()` decodes its pixels. */
+  interface HeifImage {
+    width: number;
+    height: number;
+    decode(): Promise<DecodedImage>;
+  }
   function decode(input: { buffer: ArrayBufferLike | Uint8Array }): Promise<DecodedImage>;
+  namespace decode {
+    /** Every image of the file, none decoded yet; `dispose()` frees libheif's memory once done. */
+    function all(input: { buffer: ArrayBufferLike | Uint8Array }): Promise<HeifImage[] & { dispose(): void }>;
+  }
   export default decode;
 }

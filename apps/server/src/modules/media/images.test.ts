@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { canEncodeHevc, makeHeic } from '../../../test/heic.js';
 import { jpegWithLocation, png, webp } from '../../../test/images.js';
+import { pixelBombPng } from '../../../test/pixel-bomb.js';
 import { processImage, sniffImageType, thumbnailOf, UnreadableImageError } from './images.js';
 
 describe('image type sniffing', () => {
@@ -36,6 +37,17 @@ describe('snapshot thumbnails', () => {
     await expect(thumbnailOf(Buffer.from('not an image at all'))).rejects.toBeInstanceOf(
       UnreadableImageError,
     );
+  });
+});
+
+describe('the pixel limit', () => {
+  it('refuses a 100,000 × 100,000 picture as a photo and as a thumbnail, from its header', async () => {
+    const bomb = pixelBombPng();
+    await expect(processImage(bomb, 'png')).rejects.toBeInstanceOf(UnreadableImageError);
+    await expect(thumbnailOf(bomb)).rejects.toBeInstanceOf(UnreadableImageError);
+    // Refused by size, not because its pixel data is short: one as wide within the limit decodes.
+    const within = await thumbnailOf(pixelBombPng(100_000, 4));
+    expect([within.width, within.height]).toEqual([100_000, 4]);
   });
 });
 

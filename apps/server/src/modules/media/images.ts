@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import type { Sharp } from 'sharp';
-import { loadSharp, type SharpModule } from '../../platform/sharp.js';
+import { loadSharp, openImage, withinPixelLimit } from '../../platform/sharp.js';
 
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
 
@@ -52,21 +52,26 @@ export interface ProcessedImage {
 
 export const MAX_EDGE = 2560;
 export const THUMB_EDGE = 480;
-/** Decoding refuses images above this many pixels (a decompression bomb), ~ 100 MP. */
-const MAX_INPUT_PIXELS = 10_000 * 10_000;
-
 export class UnreadableImageError extends Error {}
 
-async function decodeHeic(sharp: SharpModule, input: Buffer | string): Promise<Sharp> {
+async function decodeHeic(input: Buffer | string): Promise<Sharp> {
   // libvips in sharp's prebuilt binary reads HEIF with AV1 only; HEVC-coded HEIC is decoded by libheif (WASM),
-  // from the whole file in memory.
-  const { default: decode } = await import('heic-decode');
+  // from the whole file in memory. Its size is read from the container first: one too large is never decoded.
+  const { default: heic } = await import('heic-decode');
   const buf = typeof input === 'string' ? await readFile(input) : input;
-  const { width, height, data } = await decode({ buffer: buf });
-  if (width * height > MAX_INPUT_PIXELS) throw new UnreadableImageError('The image is too large to read');
-  return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
-    raw: { width, height, channels: 4 },
-  });
+  const images = await heic.all({ buffer: buf });
+  try {
+    const primary = images[0];
+    if (!primary) throw new UnreadableImageError('The image has no picture');
+    if (!withinPixelLimit(primary.width, primary.height))
+      throw new UnreadableImageError('The image is too large to read');
+    const { width, height, data } = await primary.decode();
+    return await openImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+      raw: { width, height, channels: 4 },
+    });
+  } finally {
+    images.dispose();
+  }
 }
 
 /**
@@ -108,9 +113,8 @@ const thumbnailSlots = createSlots(MAX_PARALLEL_THUMBNAILS);
 export async function thumbnailOf(buf: Buffer): Promise<Thumbnail> {
   await thumbnailSlots.acquire();
   try {
-    const sharp = await loadSharp();
     try {
-      const source = sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+      const source = await openImage(buf, { failOn: 'error' });
       const meta = await source.metadata();
       if (!meta.width || !meta.height) throw new UnreadableImageError('The image has no size');
       // EXIF orientations 5 to 8 turn the picture by 90°: width and height as shown swap.
@@ -178,9 +182,7 @@ async function decodeAndEncode(input: Buffer | string, kind: ImageKind): Promise
   const sharp = await loadSharp();
   try {
     const source =
-      kind === 'heic'
-        ? await decodeHeic(sharp, input)
-        : sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+      kind === 'heic' ? await decodeHeic(input) : (await openImage(input, { failOn: 'error' })).rotate();
     const base = source.flatten({ background: '#ffffff' });
     const { data: full, info } = await base
       .clone()

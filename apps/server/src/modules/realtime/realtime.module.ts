@@ -41,7 +41,7 @@ export async function createRealtimeModule(
           await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
         },
       });
-      registerRealtimeRoutes(app, { realtime, users: needs.users, guards });
+      registerRealtimeRoutes(app, { realtime, users: needs.users, guards, publicUrl: config.PUBLIC_URL });
     },
   } satisfies AppModule<unknown>;
 }

@@ -19,13 +19,22 @@ function hubToken(req: FastifyRequest): string | undefined {
 
 /**
  * The realtime calls: `POST /api/realtime/negotiate` (contract; ID token) redirects the SignalR client to the
- * hub with a 5-minute hub token; the hub's own negotiate and WebSocket accept only that token.
+ * hub with a 5-minute hub token; the hub's own negotiate and WebSocket accept only that token. The hub's
+ * address is built from `PUBLIC_URL`, never from the request's Host header, which the caller chooses: a
+ * forged one would send the client, and its hub token, elsewhere.
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
-  deps: { realtime: RealtimeService; users: Pick<UsersApi, 'getProfile'>; guards: AccessGuards },
+  deps: {
+    realtime: RealtimeService;
+    users: Pick<UsersApi, 'getProfile'>;
+    guards: AccessGuards;
+    /** `PUBLIC_URL`, without a trailing slash. */
+    publicUrl: string;
+  },
 ): void {
   const { realtime, users, guards } = deps;
+  const hubUrl = `${deps.publicUrl}${REALTIME_HUB_PATH}`;
   const pending = new Map<string, { userId: string; expiresAt: number }>();
   const authenticated = new WeakMap<FastifyRequest, string>();
 
@@ -43,7 +52,7 @@ export function registerRealtimeRoutes(
     const profile = await users.getProfile(callerOf(req).subject);
     return {
       success: true as const,
-      url: `${req.protocol}://${req.host}${REALTIME_HUB_PATH}`,
+      url: hubUrl,
       accessToken: await realtime.issueToken(profile.user_uuid),
     };
   });

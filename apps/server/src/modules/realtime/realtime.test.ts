@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import type { ChatMessage } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
@@ -20,9 +20,23 @@ async function listen(app: FastifyInstance, port = 0): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
+/** A port free now: the app's PUBLIC_URL names it before the app listens there. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
+  const port = await freePort();
+  // The hub address negotiate answers comes from PUBLIC_URL: here, where the app listens.
+  t = await createTestApp({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  base = await listen(t.app, port);
   [rose, otto] = await Promise.all([signUp(t), signUp(t)]);
 });
 let restarted: FastifyInstance | undefined;
@@ -60,11 +74,26 @@ const userIdOf = async (who: TestUser): Promise<string> =>
   }>().data.user_uuid;
 
 describe('negotiate', () => {
+  it('answers the hub address from PUBLIC_URL, whatever Host and forwarded headers the caller sends', async () => {
+    for (const headers of [
+      { host: 'evil.example' },
+      { host: 'evil.example:443', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/realtime/negotiate',
+        headers: { ...rose.auth, ...headers },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ url: string }>().url).toBe(`${base}/api/realtime/hub`);
+    }
+  });
+
   it('answers the hub url and a short-lived token at the top level', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/realtime/negotiate', headers: rose.auth });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.url).toMatch(/\/api\/realtime\/hub$/);
+    expect(body.url).toBe(`${base}/api/realtime/hub`);
     expect(body.accessToken.split('.')).toHaveLength(3);
     const exp = JSON.parse(Buffer.from(body.accessToken.split('.')[1], 'base64url').toString()).exp;
     expect(exp - Date.now() / 1000).toBeLessThanOrEqual(300);
@@ -172,7 +201,8 @@ describe('several instances', () => {
   it.skipIf(!process.env.TEST_REDIS_URL)(
     'fan events out through Redis: a message posted on one instance reaches a client of the other',
     async () => {
-      const env = { REDIS_URL: process.env.TEST_REDIS_URL! };
+      const portTwo = await freePort();
+      const env = { REDIS_URL: process.env.TEST_REDIS_URL!, PUBLIC_URL: `http://127.0.0.1:${portTwo}` };
       const one = await createTestApp({ env, database: t.database });
       // Its own connection to Redis, as a second process would have.
       const { app: two } = await createServer({
@@ -180,7 +210,7 @@ describe('several instances', () => {
         fanout: createRedisFanout(env.REDIS_URL, one.deps.log),
       });
       try {
-        const baseTwo = await listen(two);
+        const baseTwo = await listen(two, portTwo);
         const user = await signUp(one);
         const client = connect(baseTwo, user.idToken);
         await client.start();

@@ -2,14 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { HELPER_ORIGIN } from '@homesitter/contract';
 import helmet from 'helmet';
 
+/** The WebSocket form of a URL's origin: `wss://app.example.com` for `https://app.example.com/…`. */
+export function webSocketOrigin(url: string): string {
+  const { protocol, host } = new URL(url);
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}`;
+}
+
 /**
  * Security headers from helmet, built once. (@fastify/helmet rebuilds helmet's middleware on every request,
  * which cost more than a profile lookup.) The CSP fits the web app: our own scripts only, inline styles for
- * Radix, media and images from blob: and data:, WebSocket to our own origin, and the desktop helper's local API
- * on 127.0.0.1:17429 (camera discovery and the camera test). `mediaOrigins` are where else
+ * Radix, media and images from blob: and data:, and connections only to our own origin, the desktop helper's
+ * local API on 127.0.0.1:17429 (camera discovery and the camera test) and `mediaOrigins`. WebSockets (the
+ * realtime hub, the live view) go to `publicUrl`'s origin, named in its ws:/wss: form as well: 'self' covers
+ * a same-origin socket in CSP Level 3, which older Safari did not follow. `mediaOrigins` are where else
  * media come from (an S3 bucket's presigned URLs): images, video and the HLS segments hls.js fetches.
  */
-export function installSecurityHeaders(app: FastifyInstance, mediaOrigins: readonly string[] = []): void {
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { publicUrl: string; mediaOrigins?: readonly string[] },
+): void {
+  const mediaOrigins = options.mediaOrigins ?? [];
   const apply = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -18,7 +30,7 @@ export function installSecurityHeaders(app: FastifyInstance, mediaOrigins: reado
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigins],
         mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
-        connectSrc: ["'self'", 'ws:', 'wss:', HELPER_ORIGIN, ...mediaOrigins],
+        connectSrc: ["'self'", webSocketOrigin(options.publicUrl), HELPER_ORIGIN, ...mediaOrigins],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
