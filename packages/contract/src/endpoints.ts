@@ -10,6 +10,7 @@ import {
   verifyEmailRequestSchema,
 } from './auth.js';
 import { activitiesEndpoints } from './activities.endpoints.js';
+import { billingEndpoints } from './billing.endpoints.js';
 import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
@@ -273,6 +274,7 @@ export const endpoints = defineEndpoints({
   ...aiEndpoints,
   ...activitiesEndpoints,
   ...helperEndpoints,
+  ...billingEndpoints,
 }) satisfies Record<ApiRouteName, Endpoint>;
 
 export type Endpoints = typeof endpoints;

@@ -51,5 +51,13 @@ export const ERROR_CODES = [
   'live.not_streaming',
   'site.not_found',
   'activity.not_found',
+  'billing.not_configured',
+  'billing.provider_failed',
+  'billing.invalid_plan',
+  'billing.already_subscribed',
+  'billing.payment_incomplete',
+  'billing.session_not_found',
+  'billing.signature_invalid',
+  'subscription.not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

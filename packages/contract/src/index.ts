@@ -19,3 +19,5 @@ export * from './activities.js';
 export * from './activities.endpoints.js';
 export * from './ingest.endpoints.js';
 export * from './helper.js';
+export * from './billing.js';
+export * from './billing.endpoints.js';

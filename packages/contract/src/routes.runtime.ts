@@ -105,6 +105,18 @@ export const apiRoutes = {
   getHelperStatus: { method: 'GET', path: '/api/users/helper', access: 'verified' },
   listHelperDownloads: { method: 'GET', path: '/api/helper/downloads', access: 'public' },
 
+  // Payments (spec §7 "Payments"); the provider's webhook, POST /api/stripe/webhook, is not a JSON call of
+  // the app (raw body, signature header) and is described in docs/billing.md
+  getPrices: { method: 'GET', path: '/api/stripe/prices', access: 'verified' },
+  createCheckoutSession: { method: 'POST', path: '/api/stripe/create-checkout-session', access: 'verified' },
+  getSubscription: { method: 'GET', path: '/api/stripe/subscription', access: 'verified' },
+  verifyCheckoutSession: { method: 'GET', path: '/api/stripe/verify-session/:sessionId', access: 'verified' },
+  cancelSubscription: { method: 'POST', path: '/api/stripe/cancel-subscription', access: 'verified' },
+  createPaymentIntent: { method: 'POST', path: '/api/stripe/create-payment-intent', access: 'verified' },
+  activateSubscription: { method: 'POST', path: '/api/stripe/activate-subscription', access: 'verified' },
+  updateSubscription: { method: 'POST', path: '/api/stripe/update-subscription', access: 'verified' },
+  createPortalSession: { method: 'POST', path: '/api/stripe/create-portal-session', access: 'verified' },
+
   // Camera uploads over HTTP: cameras sign in with HTTP Basic, checked by the route itself
   ingestEvent: { method: 'POST', path: '/api/ingest/events', access: 'public' },
 

@@ -13,3 +13,4 @@ export * from './memories.runtime.js';
 export * from './activities.runtime.js';
 export * from './routes.runtime.js';
 export * from './helper.runtime.js';
+export * from './billing.runtime.js';
