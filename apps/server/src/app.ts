@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { billingFromConfig } from './adapters/billing/from-config.js';
 import { mediaOriginsFromConfig } from './adapters/storage/from-config.js';
 import type { Adapters } from './bootstrap.js';
 import { createActivitiesModule } from './modules/activities/activities.module.js';
@@ -6,6 +7,7 @@ import { createAlertsModule } from './modules/alerts/alerts.module.js';
 import { createAnalysisModule } from './modules/analysis/analysis.module.js';
 import { createAssistantModule } from './modules/assistant/assistant.module.js';
 import { createAuthModule } from './modules/auth/auth.module.js';
+import { createBillingModule } from './modules/billing/billing.module.js';
 import { createCamerasModule } from './modules/cameras/cameras.module.js';
 import { createChatModule } from './modules/chat/chat.module.js';
 import { createHelperModule } from './modules/helper/helper.module.js';
@@ -28,6 +30,7 @@ import type { AccessGuards } from './platform/http/route.js';
 import { createHttpServer } from './platform/http/server.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import { createJobs } from './platform/jobs.js';
+import { jobSettingsFromConfig } from './platform/job-settings.js';
 import type { AppModule, ModuleContext } from './platform/module.js';
 import { createReadCaches } from './platform/read-cache.js';
 
@@ -43,6 +46,8 @@ export interface AppDeps extends Adapters {
   createStreamPipe?: CameraPipeFactory;
   /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
   helperLiveLingerMs?: number;
+  /** The clock of billing's refund preview (tests share it with their fake Stripe). */
+  billingNow?: () => Date;
 }
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
@@ -58,7 +63,7 @@ export type Server = Awaited<ReturnType<typeof createServer>>;
 export async function createServer(deps: AppDeps) {
   const { config, log, database, events, storage } = deps;
   const app = await createHttpServer(config, log, mediaOriginsFromConfig(config));
-  const jobs = createJobs({ database, log });
+  const jobs = createJobs({ database, log, ...jobSettingsFromConfig(config) });
   const context: ModuleContext = { config, log, database, events, jobs, storage };
 
   const media = createMediaModule(context, { signer: deps.mediaSigner });
@@ -86,7 +91,12 @@ export async function createServer(deps: AppDeps) {
     signingKey: deps.signingKey,
     users: users.api,
   });
-  const notifications = createNotificationsModule(context, { users: users.api, given: deps.notifications });
+  const notifications = createNotificationsModule(context, {
+    users: users.api,
+    given: deps.notifications,
+    // Asked when a failed push or text is tried again, long after everything here is built.
+    alertWanted: (userId, activityId) => alerts.api.alertWanted(userId, activityId),
+  });
 
   // The path of an upload (docs/ingest.md): ingest stores it and commits its row with an
   // `ingest.process-upload` job; activities turns it into an activity (on the embedded database handed over
@@ -147,12 +157,22 @@ export async function createServer(deps: AppDeps) {
     alerts: alerts.api,
     llm: deps.llm,
   });
+  // Paid plans: Stripe's customers and subscriptions on the users' rows; a subscription starting releases
+  // the uploads held for want of free events; the free-events notice goes out through chat and push.
+  const billing = createBillingModule(context, {
+    provider: billingFromConfig(config),
+    users: users.api,
+    activities: activities.api,
+    chat: chat.api,
+    notifications: notifications.api,
+    now: deps.billingNow,
+  });
   const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });
 
   // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, helper, streams, chat, alerts, analysis, assistant, highlights],
+    ...[activities, ingest, helper, streams, chat, alerts, analysis, assistant, billing, highlights],
   ];
   registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
   const http = {

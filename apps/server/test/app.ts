@@ -42,6 +42,8 @@ export interface TestAppOptions {
   analysis?: boolean;
   /** How long a desktop helper's live relay goes on without viewers (30 s in the server). */
   helperLiveLingerMs?: number;
+  /** The clock of billing's refund preview (a fake Stripe's own, so amounts do not depend on test speed). */
+  billingNow?: () => Date;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -67,6 +69,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.chatAnswers === false ? { chatAnswers: false } : {}),
     ...(options.analysis === false ? { analysis: false } : {}),
     ...(options.helperLiveLingerMs !== undefined ? { helperLiveLingerMs: options.helperLiveLingerMs } : {}),
+    ...(options.billingNow ? { billingNow: options.billingNow } : {}),
   };
   const { app, modules, jobs } = await createServer(deps);
   await app.ready();

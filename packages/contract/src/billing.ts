@@ -123,3 +123,15 @@ export type UpdateSubscriptionRequest = z.input<typeof updateSubscriptionRequest
 
 export const portalSessionSchema = z.object({ url: z.string() });
 export type PortalSession = z.infer<typeof portalSessionSchema>;
+
+/** `POST /api/admin/free-events` (operator): a user's remaining free motion events, by email. */
+export const adminSetFreeEventsRequestSchema = z.strictObject({
+  email: z.string().trim().min(1).max(320),
+  remaining_free_events: z.number().int().min(0).max(1_000_000),
+});
+export type AdminSetFreeEventsRequest = z.input<typeof adminSetFreeEventsRequestSchema>;
+
+export const adminFreeEventsSchema = z.object({
+  email: z.string(),
+  remaining_free_events: z.number().int(),
+});

@@ -11,6 +11,7 @@ import {
 } from './auth.js';
 import { activitiesEndpoints } from './activities.endpoints.js';
 import { billingEndpoints } from './billing.endpoints.js';
+import { adminFreeEventsSchema, adminSetFreeEventsRequestSchema } from './billing.js';
 import { aiEndpoints } from './ai.endpoints.js';
 import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
@@ -260,6 +261,14 @@ export const endpoints = defineEndpoints({
     tags: ['admin'],
     body: z.strictObject({ enabled: z.boolean() }),
     response: okEnvelope(signupStatusSchema),
+  },
+  adminSetFreeEvents: {
+    ...apiRoutes.adminSetFreeEvents,
+    summary:
+      "Set a user's remaining free motion events (support, tests); a new grant tells them again when they run out",
+    tags: ['admin'],
+    body: adminSetFreeEventsRequestSchema,
+    response: okEnvelope(adminFreeEventsSchema),
   },
   adminListWaitlist: {
     ...apiRoutes.adminListWaitlist,

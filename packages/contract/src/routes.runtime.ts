@@ -164,6 +164,7 @@ export const apiRoutes = {
 
   // Operator (npm run admin)
   adminSetSignup: { method: 'POST', path: '/api/admin/signup', access: 'admin' },
+  adminSetFreeEvents: { method: 'POST', path: '/api/admin/free-events', access: 'admin' },
   adminListWaitlist: { method: 'GET', path: '/api/admin/waitlist', access: 'admin' },
   adminPostAgentMessage: { method: 'POST', path: '/api/admin/chat/agent-message', access: 'admin' },
 } as const satisfies Record<string, ApiRoute>;

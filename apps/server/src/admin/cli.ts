@@ -1,5 +1,6 @@
 /**
- * The operator's command line: `npm run admin -- signup on|off`, `npm run admin -- waitlist list`.
+ * The operator's command line: `npm run admin -- signup on|off`, `npm run admin -- waitlist list`,
+ * `npm run admin -- free-events <email> <n>`.
  * It talks to the running server (any instance) with the admin token, so it works the same on the embedded
  * database, which only the server process may open, and on PostgreSQL.
  */
@@ -11,7 +12,9 @@ import { loadConfig, type Config } from '../platform/config.js';
 const USAGE = `Usage:
   npm run admin -- signup on|off     open or close sign-up (closed: new visitors see the waitlist)
   npm run admin -- signup status     show whether sign-up is open
-  npm run admin -- waitlist list     print the waitlist, oldest first`;
+  npm run admin -- waitlist list     print the waitlist, oldest first
+  npm run admin -- free-events <email> <n>
+                                     set a user's remaining free motion events`;
 
 function adminToken(config: Config): string {
   if (config.ADMIN_TOKEN) return config.ADMIN_TOKEN;
@@ -53,6 +56,16 @@ export async function runAdmin(args: string[], config: Config = loadConfig()): P
       enabled: boolean;
     };
     return `Sign-up is ${data.enabled ? 'open' : 'closed'}.`;
+  }
+  if (area === 'free-events' && action && args[2] !== undefined) {
+    const remaining = Number(args[2]);
+    if (!Number.isInteger(remaining) || remaining < 0) throw new Error(USAGE);
+    const { path, method } = endpoints.adminSetFreeEvents;
+    const data = (await call(config, method, path, { email: action, remaining_free_events: remaining })) as {
+      email: string;
+      remaining_free_events: number;
+    };
+    return `${data.email} has ${data.remaining_free_events} free event(s) left.`;
   }
   if (area === 'waitlist' && action === 'list') {
     const { path, method } = endpoints.adminListWaitlist;

@@ -96,6 +96,14 @@ export const settings = {
     'Calls a minute one IP address may make to sign-up, sign-in, verification and password reset',
   ),
   TRUST_PROXY: setting(bool, 'false', 'Trust `X-Forwarded-*` headers (set behind a load balancer)'),
+  NATIVE_APP_ORIGINS: setting(
+    commaList.refine(
+      (list) => list.every((o) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/?$/.test(o)),
+      'each entry must be an origin, scheme and host only (e.g. capacitor://localhost)',
+    ),
+    'capacitor://localhost,https://localhost',
+    'Comma-separated origins allowed to call the API cross-origin (CORS, no credentials): the iOS and Android apps, which show the bundled web app from `capacitor://localhost` and `https://localhost` (docs/mobile.md). Empty = none',
+  ),
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: setting(
     z.coerce.number().int().min(0),
     '1000',
@@ -294,9 +302,31 @@ export const settings = {
     'The ffprobe that reads clip duration, size and codec (a name on `PATH` or a full path); unset uses the build `npm ci` installs (@ffprobe-installer/ffprobe)',
   ),
   BILLING_ENABLED: setting(
-    bool,
-    'false',
-    'Limit users without a subscription to their free motion events; off means no limits',
+    bool.optional(),
+    undefined,
+    'Limit users without a subscription to their free motion events; off means no limits (default: on when `STRIPE_SECRET_KEY` is set)',
+  ),
+  STRIPE_SECRET_KEY: setting(
+    optionalString,
+    undefined,
+    'Stripe secret key (`sk_live_…`, `sk_test_…`); unset: the payment calls answer 503 (docs/billing.md)',
+  ),
+  STRIPE_PUBLISHABLE_KEY: setting(
+    optionalString,
+    undefined,
+    "Stripe publishable key (`pk_…`) the in-app payment dialog loads Stripe's card element with",
+  ),
+  STRIPE_WEBHOOK_SECRET: setting(
+    optionalString,
+    undefined,
+    'Signing secret (`whsec_…`) of the webhook endpoint `POST /api/stripe/webhook`',
+  ),
+  STRIPE_PRICE_MONTHLY: setting(optionalString, undefined, 'Stripe price id (`price_…`) of the monthly plan'),
+  STRIPE_PRICE_YEARLY: setting(optionalString, undefined, 'Stripe price id (`price_…`) of the yearly plan'),
+  STRIPE_API_BASE: setting(
+    z.url(),
+    'https://api.stripe.com',
+    "Stripe API address (split into the SDK's host, port and protocol); tests point it at a local fake",
   ),
   RETENTION_DAYS: setting(
     z.coerce.number().int().min(1).max(3650),
@@ -307,6 +337,35 @@ export const settings = {
     z.coerce.number().int().min(100).max(120_000),
     '10000',
     'Milliseconds one push or SMS provider call may take before the alert moves on without it',
+  ),
+  NOTIFY_RETRY_DELAY_SECONDS: setting(
+    z.coerce.number().int().min(1).max(600),
+    '30',
+    "Seconds before an alert's failed push or SMS (provider down) is tried again; each later try waits about twice as long",
+  ),
+  NOTIFY_RETRY_WINDOW_SECONDS: setting(
+    z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(6 * 3600),
+    '3600',
+    "How long an alert's failed push or SMS keeps being tried; an alert older than this is stale and dropped",
+  ),
+  JOB_EXPIRE_UPLOAD_SECONDS: setting(
+    z.coerce.number().int().min(1).max(3600),
+    '180',
+    'Seconds an `ingest.process-upload` job may run before it counts as cut off (a crashed instance) and runs again',
+  ),
+  JOB_EXPIRE_ANALYSIS_SECONDS: setting(
+    z.coerce.number().int().min(1).max(3600),
+    '600',
+    'Seconds an `activity.analyse` job may run before it counts as cut off (a crashed instance) and runs again',
+  ),
+  JOB_MAINTENANCE_SECONDS: setting(
+    z.coerce.number().int().min(1).max(3600),
+    '30',
+    'How often (seconds) one instance checks the job queue for expired jobs (PostgreSQL; embedded retries them at start)',
   ),
   VAPID_PUBLIC_KEY: setting(
     optionalString,
@@ -387,6 +446,11 @@ export const settings = {
     '3600',
     'Seconds a vision process may sit without work before it is stopped to free its memory (the next image starts it again, 2–4 s, and waits for that); an hour keeps alerts prompt through a day of sporadic events; 0 keeps it',
   ),
+  HIGHLIGHTS_REFRESH_DELAY_SECONDS: setting(
+    z.coerce.number().int().min(0).max(600),
+    '30',
+    "Seconds after a new activity before the user's summary of the day is rewritten (later activities in between join the same run)",
+  ),
   AI_CONCURRENCY: setting(
     z.coerce.number().int().min(1).max(16),
     '1',
@@ -419,6 +483,7 @@ type Settings = typeof settings;
 export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> } & {
   PUBLIC_URL: string;
   PUBLIC_HOST: string;
+  BILLING_ENABLED: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -440,6 +505,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   config.DATA_DIR = resolve(env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
   config.PUBLIC_URL = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   config.PUBLIC_HOST = config.PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname;
+  // Billing limits users to their free events when asked to, or by default once Stripe is configured.
+  config.BILLING_ENABLED = config.BILLING_ENABLED ?? config.STRIPE_SECRET_KEY !== undefined;
   if (config.AUTH_JWKS_URL && !config.AUTH_ISSUER) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER is required with AUTH_JWKS_URL');
   }

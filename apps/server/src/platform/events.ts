@@ -54,6 +54,13 @@ export interface AppEvents {
    * ingest frees its place in the backlog of acknowledged uploads.
    */
   'upload.settled': { uploadId: string };
+  /** highlights: summaries of the user's were written or rewritten for `date` (YYYY-MM-DD, the user's day). */
+  'summary.ready': { userId: string; period: 'hourly' | 'daily'; date: string };
+  /**
+   * activities: a new camera event of the user was held because their free events are used up (billing on, no
+   * active subscription); billing tells the user once per exhaustion.
+   */
+  'free-events.exhausted': { userId: string };
   /** memories: a photo was added to a memory. */
   'memory.image_added': MemoryImageEvent;
   /** memories: a photo left a memory (deleted, or purged with its expired memory). */

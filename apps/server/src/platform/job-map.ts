@@ -25,6 +25,25 @@ export const JOB_SCHEMAS = {
   'activity.analyse': activityId,
   /** alerts, with an LLM: rewrite an alert's sentence from its image and facts, after it went out. */
   'ai.describe-alert': activityId,
+  /**
+   * notifications: an alert's push to one device, or its text, that failed for a passing reason (provider
+   * down, timeout); tried again with backoff for NOTIFY_RETRY_WINDOW_SECONDS. One job per alert, channel and
+   * device or number (its id is derived from them), so a channel that went out is never sent again.
+   */
+  'notifications.retry-channel': z.object({
+    userId: z.uuid(),
+    activityId: z.uuid(),
+    channel: z.enum(['push', 'sms']),
+    /** The push token's row (push only). */
+    tokenId: z.uuid().optional(),
+    /** SHA-256 of the phone number the text was for (sms only): a number changed since is not texted. */
+    phoneHash: z.string().length(64).optional(),
+    title: z.string(),
+    body: z.string(),
+    thumbnailUrl: z.string().optional(),
+    /** When the alert first went out: past the retry window it is stale and dropped. */
+    alertedAt: z.iso.datetime({ offset: true }),
+  }),
   /** alerts, hourly: purge the activities kept only for their alert while amnesia mode was on. */
   'ai.purge-ephemeral': nothing,
   /** assistant: answer a user's chat message. Sent with the message, in its transaction. */
@@ -43,4 +62,9 @@ export const JOB_SCHEMAS = {
   'highlights.hourly': clock,
   /** highlights, every hour at :10: today's summary so far, and yesterday's in full once the day has ended. */
   'highlights.daily': clock,
+  /**
+   * highlights, HIGHLIGHTS_REFRESH_DELAY_SECONDS after a user's new activity (one per user while one is
+   * waiting): that user's summary of the day so far, from the day of `since` (the first activity it is for).
+   */
+  'highlights.refresh': clock.extend({ userId: z.uuid(), since: z.iso.datetime({ offset: true }) }),
 } as const;

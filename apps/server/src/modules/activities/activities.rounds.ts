@@ -136,7 +136,13 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
       if (await q.finishUpload(upload.id, 'held', null, at))
         await q.bumpCounter(upload.userId, utcDay(at), 'no_free_events');
     });
+    await exhausted(upload.userId);
     return 'held';
+  }
+
+  /** Billing tells the user (once per exhaustion) that new events wait for a subscription. */
+  async function exhausted(userId: string): Promise<void> {
+    await deps.events.emit('free-events.exhausted', { userId });
   }
 
   async function fail(upload: UploadRow, err: Error): Promise<'failed' | 'done'> {
@@ -404,6 +410,7 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
       );
       if (heldMedia.length > 0) await discard(heldMedia);
       for (const id of heldIds) outcomes.set(id, 'held');
+      for (const userId of new Set(result.held.map((p) => p.upload.userId))) await exhausted(userId);
 
       const files = result.commit.flatMap((g) =>
         g.plan

@@ -17,6 +17,11 @@ export interface UsersServiceDeps {
   deleteLocalIdentity: (identityId: string) => Promise<void>;
   events: EventBus;
   now?: () => Date;
+  /**
+   * Runs before an account is deleted (billing cancels and refunds the subscription); a failure stops the
+   * deletion with nothing deleted.
+   */
+  beforeDelete?: (userId: string) => Promise<void>;
 }
 
 /** Spec §3: without stored preferences, both follow notifications_status. */
@@ -163,8 +168,13 @@ export function createUsersService(deps: UsersServiceDeps) {
     /** The user id of a token's subject; the "no profile yet" 404 when there is none. */
     requireId: async (subject: string) => (await requireUser(subject)).id,
 
-    /** Deletes the profile (and with it every row the user owns), then the identity behind it. */
+    /**
+     * Deletes the profile (and with it every row the user owns), then the identity behind it; what must end
+     * first (a paid subscription) ends in `beforeDelete`.
+     */
     async deleteAccount(auth: AuthContext): Promise<void> {
+      const existing = await repo.findBySubject(auth.subject);
+      if (existing && deps.beforeDelete) await deps.beforeDelete(existing.id);
       const deleted = await repo.deleteBySubject(auth.subject);
       if (auth.issuer === 'local') await deps.deleteLocalIdentity(auth.subject);
       if (deleted) await deps.events.emit('user.deleted', { userId: deleted.id, subject: auth.subject });

@@ -81,6 +81,18 @@ export const users = pgTable('users', {
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),
   stripeSubscriptionStatus: text('stripe_subscription_status'),
+  /** The subscription as Stripe last told it (docs/billing.md); every date and amount is Stripe's. */
+  stripePriceId: text('stripe_price_id'),
+  stripeCurrentPeriodStart: timestamp('stripe_current_period_start', { withTimezone: true }),
+  stripeCurrentPeriodEnd: timestamp('stripe_current_period_end', { withTimezone: true }),
+  stripeCancelAtPeriodEnd: boolean('stripe_cancel_at_period_end').notNull().default(false),
+  stripeCanceledAt: timestamp('stripe_canceled_at', { withTimezone: true }),
+  stripeEndedAt: timestamp('stripe_ended_at', { withTimezone: true }),
+  /** What Stripe refunded when the subscription was cancelled (minor unit). */
+  stripeRefundAmount: integer('stripe_refund_amount'),
+  stripeRefundCurrency: text('stripe_refund_currency'),
+  /** When the user was told their free events ran out; cleared when a subscription starts or events are granted. */
+  freeEventsNoticeAt: timestamp('free_events_notice_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -121,3 +133,4 @@ export * from './schema/memories.js';
 export * from './schema/activities.js';
 export * from './schema/ai.js';
 export * from './schema/helpers.js';
+export * from './schema/billing.js';

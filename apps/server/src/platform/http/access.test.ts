@@ -38,7 +38,7 @@ describe('access levels', () => {
     expect(res.json().code).toBe('auth.email_not_verified');
   });
 
-  it.each(['/api/stripe/prices', '/api/users/no-such-call'])(
+  it.each(['/api/stripe/no-such-call', '/api/users/no-such-call'])(
     '%s needs a bearer token before it says anything else',
     async (url) => {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);

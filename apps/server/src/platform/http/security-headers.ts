@@ -8,6 +8,13 @@ export function webSocketOrigin(url: string): string {
   return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}`;
 }
 
+/** Stripe.js, its card-field frames (and 3-D Secure through hooks.stripe.com) and its API. */
+const STRIPE_ORIGINS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+};
+
 /**
  * Security headers from helmet, built once. (@fastify/helmet rebuilds helmet's middleware on every request,
  * which cost more than a profile lookup.) The CSP fits the web app: our own scripts only, inline styles for
@@ -16,21 +23,31 @@ export function webSocketOrigin(url: string): string {
  * realtime hub, the live view) go to `publicUrl`'s origin, named in its ws:/wss: form as well: 'self' covers
  * a same-origin socket in CSP Level 3, which older Safari did not follow. `mediaOrigins` are where else
  * media come from (an S3 bucket's presigned URLs): images, video and the HLS segments hls.js fetches.
+ * With `payments` on (Stripe configured), the in-app payment dialog may load Stripe.js, frame its card
+ * fields and 3-D Secure pages, and call its API: the origins Stripe documents for its CSP, and no more.
  */
 export function installSecurityHeaders(
   app: FastifyInstance,
-  options: { publicUrl: string; mediaOrigins?: readonly string[] },
+  options: { publicUrl: string; mediaOrigins?: readonly string[]; payments?: boolean },
 ): void {
   const mediaOrigins = options.mediaOrigins ?? [];
+  const stripe = options.payments ? STRIPE_ORIGINS : { script: [], frame: [], connect: [] };
   const apply = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...stripe.script],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigins],
         mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
-        connectSrc: ["'self'", webSocketOrigin(options.publicUrl), HELPER_ORIGIN, ...mediaOrigins],
+        connectSrc: [
+          "'self'",
+          webSocketOrigin(options.publicUrl),
+          HELPER_ORIGIN,
+          ...mediaOrigins,
+          ...stripe.connect,
+        ],
+        frameSrc: ["'self'", ...stripe.frame],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

@@ -18,6 +18,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createFairQueue } from '../fair-queue.js';
 import type { Logger } from '../logger.js';
+import { installCors } from './cors.js';
 import { installErrorHandler, sendFrameworkError } from './error-handler.js';
 import { OneLinePerRequest } from './request-log.js';
 import { installNulGuard } from './nul-guard.js';
@@ -121,8 +122,14 @@ export async function createHttpServer(
   app.decorateRequest('auth', null);
   installErrorHandler(app);
   installNulGuard(app);
+  // The phone apps' CORS; their preflights are answered before the shutdown refusal and load shedding.
+  installCors(app, { origins: config.NATIVE_APP_ORIGINS });
 
-  installSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, mediaOrigins });
+  installSecurityHeaders(app, {
+    publicUrl: config.PUBLIC_URL,
+    mediaOrigins,
+    payments: config.STRIPE_PUBLISHABLE_KEY !== undefined,
+  });
   app.addHook('onRequest', async () => {
     if (closing) throw shuttingDown();
   });
