@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launch, mailedLink, MOBILE, openPage, uniqueEmail } from './browser';
@@ -69,7 +67,7 @@ async function openChat(context: BrowserContext): Promise<{ page: Page; errors: 
 }
 
 const messages = (page: Page) => page.getByTestId('chat-message');
-const adminToken = () => readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+const adminToken = inject('adminToken');
 
 async function send(page: Page, text: string) {
   await page.getByLabel('Message', { exact: true }).fill(text);
@@ -135,7 +133,7 @@ describe('chat', () => {
     await post(
       '/api/admin/chat/agent-message',
       { email: session.user.email, text: 'A delivery van stopped at the gate.' },
-      { authorization: `Bearer ${adminToken()}` },
+      { authorization: `Bearer ${adminToken}` },
     );
     await messages(page).filter({ hasText: 'A delivery van stopped at the gate.' }).waitFor();
     expect(errors).toEqual([]);
@@ -175,7 +173,7 @@ describe('chat', () => {
       await post(
         '/api/admin/chat/agent-message',
         { email: user.user.email, text: `History ${i}` },
-        { authorization: `Bearer ${adminToken()}` },
+        { authorization: `Bearer ${adminToken}` },
       );
     }
     const context = await signedInContext(user, MOBILE);

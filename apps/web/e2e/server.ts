@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { startFakeStripe } from '../../server/test/fake-stripe';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    /** The operator's token (`Authorization: Bearer …` on /api/admin/*), e.g. to set a user's free events. */
+    adminToken: string;
   }
 }
 
@@ -47,6 +50,13 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'));
   const baseUrl = `http://localhost:${port}`;
+  const adminToken = `e2e-admin-${process.pid}-${Date.now()}`;
+  // Billing on, against a local fake of Stripe's API and hosted Checkout (no test reaches the internet).
+  const stripe = await startFakeStripe({
+    webhookUrl: `${baseUrl}/api/stripe/webhook`,
+    webhookSecret: 'whsec_e2e',
+    secretKey: 'sk_test_e2e',
+  });
   const child = spawn('npm', ['start'], {
     cwd: root,
     env: {
@@ -57,15 +67,29 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       // Every browser test signs up and in from 127.0.0.1; the per-IP limit is for the real world.
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      ADMIN_TOKEN: adminToken,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_PRICE_MONTHLY: stripe.prices.monthly,
+      STRIPE_PRICE_YEARLY: stripe.prices.yearly,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
-  await waitForReady(baseUrl, child, 180_000);
+  try {
+    await waitForReady(baseUrl, child, 180_000);
+  } catch (error) {
+    await stripe.close();
+    throw error;
+  }
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
-  return () => {
+  project.provide('adminToken', adminToken);
+  return async () => {
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    await stripe.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

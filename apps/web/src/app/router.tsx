@@ -24,20 +24,14 @@ function lazyPage(load: () => PageModule, Fallback: ComponentType = PageSpinner)
   );
 }
 
-/** Screens built by later issues: their skeleton and an honest "coming with the next release". */
-function comingSoon(titleKey: string, Fallback: ComponentType = PageSpinner) {
-  return lazyPage(
-    () =>
-      import('../features/placeholder/ComingSoonPage').then((m) => ({
-        default: () => <m.ComingSoonPage titleKey={titleKey} Skeleton={Fallback} />,
-      })),
-    Fallback,
-  );
-}
-
 /** Camera screens wait for their translations (the `cameras` namespace) along with their code. */
 function cameras(load: () => PageModule): () => PageModule {
   return () => Promise.all([load(), i18n.loadNamespaces('cameras')]).then(([page]) => page);
+}
+
+/** Billing screens wait for the `billing` namespace along with their code. */
+function billing(load: () => PageModule): () => PageModule {
+  return () => Promise.all([load(), i18n.loadNamespaces('billing')]).then(([page]) => page);
 }
 
 /** The discovery flow and the camera test: the `discovery` namespace, and `cameras` for the fields they share. */
@@ -144,8 +138,14 @@ export const routes: RouteObject[] = [
           },
           { path: 'settings', element: lazyPage(() => import('../features/settings/SettingsPage')) },
           { path: 'settings/account', element: lazyPage(() => import('../features/settings/AccountPage')) },
-          { path: 'settings/account/change-plan', element: comingSoon('pages.changePlan') },
-          { path: 'settings/account/cancel', element: comingSoon('pages.cancelSubscription') },
+          {
+            path: 'settings/account/change-plan',
+            element: lazyPage(billing(() => import('../features/billing/ChangePlanPage'))),
+          },
+          {
+            path: 'settings/account/cancel',
+            element: lazyPage(billing(() => import('../features/billing/CancelSubscriptionPage'))),
+          },
           {
             path: 'settings/notifications',
             element: lazyPage(() => import('../features/settings/NotificationsPage')),
@@ -154,8 +154,14 @@ export const routes: RouteObject[] = [
             path: 'settings/camera-setup',
             element: lazyPage(cameras(() => import('../features/cameras/CameraSetupPage'))),
           },
-          { path: 'subscription/success', element: comingSoon('pages.subscriptionSuccess') },
-          { path: 'subscription/canceled', element: comingSoon('pages.subscriptionCanceled') },
+          {
+            path: 'subscription/success',
+            element: lazyPage(billing(() => import('../features/billing/SubscriptionSuccessPage'))),
+          },
+          {
+            path: 'subscription/canceled',
+            element: lazyPage(billing(() => import('../features/billing/SubscriptionCanceledPage'))),
+          },
           { path: '*', element: lazyPage(() => import('../features/placeholder/NotFoundPage')) },
         ],
       },

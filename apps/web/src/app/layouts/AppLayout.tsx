@@ -2,6 +2,7 @@ import { BANNER_OFFSET_REM, BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract/r
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
+import { FreeEventsBanner } from '../../features/billing/FreeEventsBanner';
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
@@ -59,6 +60,7 @@ function Shell() {
       {barHidden ? null : <BottomBar menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} />}
       <SidePanel open={menuOpen} onOpenChange={setMenuOpen} />
       <ProfileBanners />
+      <FreeEventsBanner />
       <ProfileLanguageSync />
       <MemoriesPrefetch />
       <WebPushSync />

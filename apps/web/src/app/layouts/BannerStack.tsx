@@ -32,7 +32,7 @@ export function BannerStack() {
           )}
         >
           <ShieldAlert className="size-4" aria-hidden="true" />
-          {t(banner.textKey)}
+          {t(banner.textKey, banner.textOptions)}
         </button>
       ))}
     </div>

@@ -5,7 +5,10 @@ export interface Banner {
   id: string;
   /** Lower first. */
   order: number;
+  /** A translation key; `namespace:key` for one outside the main namespace (loaded before registering). */
   textKey: string;
+  /** Interpolation values for the text, such as a `count` that picks the plural form. */
+  textOptions?: Record<string, string | number>;
   /** The banner's own screen. */
   to: string;
   /** Highlight target emitted when clicked while already on `to`. */

@@ -35,6 +35,7 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
     cameras: () => import('../../../public/locales/en/cameras.json'),
     memories: () => import('../../../public/locales/en/memories.json'),
     discovery: () => import('../../../public/locales/en/discovery.json'),
+    billing: () => import('../../../public/locales/en/billing.json'),
   },
   de: {
     translation: () => import('../../../public/locales/de/translation.json'),
@@ -44,6 +45,7 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
     cameras: () => import('../../../public/locales/de/cameras.json'),
     memories: () => import('../../../public/locales/de/memories.json'),
     discovery: () => import('../../../public/locales/de/discovery.json'),
+    billing: () => import('../../../public/locales/de/billing.json'),
   },
 };
 
