@@ -5,7 +5,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'apps/server/drizzle/**', '**/coverage/**'],
+    ignores: [
+      '**/dist/**',
+      '**/dist-native/**',
+      '**/node_modules/**',
+      '**/data/**',
+      'apps/server/drizzle/**',
+      '**/coverage/**',
+      'apps/web/android/**',
+      'apps/web/ios/**',
+      'apps/web/.cap-sync-*/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -6,19 +6,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, mailedLink, MOBILE, openPage, seriousViolations, uniqueEmail } from './browser';
+import {
+  apiCall,
+  DESKTOP,
+  launch,
+  MOBILE,
+  openPage,
+  seriousViolations,
+  verifiedUserViaApi,
+  type ApiSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
-const PASSWORD = 'correct horse battery';
 const CAMERA = 'Porch';
 
-interface Session {
-  idToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  user: { uid: string; email: string };
-}
+type Session = ApiSession;
 
 let browser: Browser;
 let media: { clip: Buffer; snapshot: Buffer };
@@ -68,29 +71,10 @@ function cameraMedia() {
   };
 }
 
-async function call<T>(method: string, url: string, session: Session | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(session ? { authorization: `Bearer ${session.idToken}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const call = <T>(method: string, url: string, session: Session | null, body?: unknown) =>
+  apiCall<T>(baseUrl, method, url, session, body);
 
-/** A verified user with a profile in Berlin time, made through the API (sign-up has its own tests). */
-async function verifiedUser(): Promise<Session> {
-  const email = uniqueEmail('past');
-  const first = await call<Session>('POST', '/api/auth/sign-up', null, { email, password: PASSWORD });
-  const code = new URL(await mailedLink(dataDir, email, 'verify-email')).searchParams.get('code');
-  await call('POST', '/api/auth/verify-email', null, { code });
-  const session = await call<Session>('POST', '/api/auth/token', null, { refreshToken: first.refreshToken });
-  await call('POST', '/api/users', session, { timezone: 'Europe/Berlin' });
-  return session;
-}
+const verifiedUser = () => verifiedUserViaApi(baseUrl, dataDir, 'past');
 
 async function signedInContext(session: Session, options: object): Promise<BrowserContext> {
   const context = await browser.newContext(options);

@@ -64,6 +64,54 @@ export function uniqueEmail(label: string): string {
 
 export const PASSWORD = 'correct horse battery';
 
+/** A session of the identity provider, as its sign-up, sign-in and token calls answer it. */
+export interface ApiSession {
+  idToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: { uid: string; email: string };
+}
+
+/** One JSON call of the API; throws with the status and body on anything but 2xx. */
+export async function apiCall<T>(
+  baseUrl: string,
+  method: string,
+  url: string,
+  session: ApiSession | null,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(session ? { authorization: `Bearer ${session.idToken}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A verified user with a profile in Berlin time, made through the API (sign-up has its own tests). */
+export async function verifiedUserViaApi(
+  baseUrl: string,
+  dataDir: string,
+  label: string,
+): Promise<ApiSession> {
+  const email = uniqueEmail(label);
+  const first = await apiCall<ApiSession>(baseUrl, 'POST', '/api/auth/sign-up', null, {
+    email,
+    password: PASSWORD,
+  });
+  const code = new URL(await mailedLink(dataDir, email, 'verify-email')).searchParams.get('code');
+  await apiCall(baseUrl, 'POST', '/api/auth/verify-email', null, { code });
+  const session = await apiCall<ApiSession>(baseUrl, 'POST', '/api/auth/token', null, {
+    refreshToken: first.refreshToken,
+  });
+  await apiCall(baseUrl, 'POST', '/api/users', session, { timezone: 'Europe/Berlin' });
+  return session;
+}
+
 /** Signs up through the auth page and waits for the verify-email screen. */
 export async function signUpInBrowser(page: Page, baseUrl: string, email: string): Promise<void> {
   await page.goto(`${baseUrl}/auth`);

@@ -65,6 +65,8 @@ export const ANDROID_KEYBOARD_VISIBLE_FRACTION = 0.4;
 export const ANDROID_KEYBOARD_RESTORE_MS = 100;
 
 export const DEEP_LINK_NAVIGATION_DELAY_MS = 100;
+/** The native apps' custom URL scheme (spec §9: named after the product): `homesitter://saveImage?imageUrl=…`. */
+export const DEEP_LINK_SCHEME = 'homesitter';
 export const EMAIL_RESEND_WAIT_S = 60;
 export const CAMERA_CONFIGURATION_S = 30;
 

@@ -9,6 +9,10 @@ import { SESSION_STORAGE_KEY } from '../shared/lib/session';
 import { AppRoutes } from './router';
 
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+// The native shell (iOS/Android apps only) loads apart from the website's first paint.
+const NativeShell = lazy(() =>
+  import('../shared/native/NativeShell').then((m) => ({ default: m.NativeShell })),
+);
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -36,6 +40,11 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
+        {isNativeApp() ? (
+          <Suspense fallback={null}>
+            <NativeShell />
+          </Suspense>
+        ) : null}
         <AppRoutes />
       </BrowserRouter>
       <Suspense fallback={null}>

@@ -12,6 +12,13 @@ const mediaErrors = {
 };
 
 /**
+ * Signed media may be shown by other origins: the phone apps' bundled web app (`capacitor://localhost`,
+ * `https://localhost`) puts these URLs in <img> and <video> tags, which `same-site` would block. The
+ * signature, not the embedding page, is what guards a file.
+ */
+const MEDIA_RESOURCE_POLICY = 'cross-origin';
+
+/**
  * `GET /media/<key>?exp=&sig=`: serves a stored file to whoever holds a valid signed URL (images in <img>
  * tags carry no bearer token). Keys are immutable, so a valid URL may be cached until it expires. An HLS
  * playlist (`.m3u8`) is the exception: it is served with its segments' signed URLs written in, made fresh
@@ -46,7 +53,7 @@ export function registerMediaRoutes(
     );
     return reply
       .header('cache-control', 'private, no-cache')
-      .header('cross-origin-resource-policy', 'same-site')
+      .header('cross-origin-resource-policy', MEDIA_RESOURCE_POLICY)
       .header('content-type', 'application/vnd.apple.mpegurl')
       .send(text);
   }
@@ -73,7 +80,7 @@ export function registerMediaRoutes(
       void reply
         .header('cache-control', `private, max-age=${maxAge}, immutable`)
         .header('etag', etag)
-        .header('cross-origin-resource-policy', 'same-site');
+        .header('cross-origin-resource-policy', MEDIA_RESOURCE_POLICY);
       if (req.headers['if-none-match'] === etag) return reply.status(304).send();
 
       const object = await deps.storage.get(key).catch(() => undefined);

@@ -1,3 +1,5 @@
+import { serverOrigin } from '../../shared/lib/apiOrigin';
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function configuredOrigins(): string[] {
@@ -9,9 +11,14 @@ function configuredOrigins(): string[] {
 
 /**
  * The `redirect` query parameter receives the ID token, so only trusted targets are accepted: the desktop
- * helper on a loopback address, the app's own origin, the native app's scheme, and configured origins.
+ * helper on a loopback address, the app's own origin (and, in the phone apps, its server's: apiOrigin.ts),
+ * the native app's scheme, and configured origins.
  */
-export function isAllowedRedirect(target: string, ownOrigin = window.location.origin): boolean {
+export function isAllowedRedirect(
+  target: string,
+  ownOrigin = window.location.origin,
+  server = serverOrigin(),
+): boolean {
   let url: URL;
   try {
     url = new URL(target);
@@ -21,7 +28,10 @@ export function isAllowedRedirect(target: string, ownOrigin = window.location.or
   if (url.protocol === 'homesitter:') return true;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   return (
-    LOOPBACK_HOSTS.has(url.hostname) || url.origin === ownOrigin || configuredOrigins().includes(url.origin)
+    LOOPBACK_HOSTS.has(url.hostname) ||
+    url.origin === ownOrigin ||
+    (server !== '' && url.origin === server) ||
+    configuredOrigins().includes(url.origin)
   );
 }
 

@@ -1,5 +1,6 @@
 import type { HelperDownload } from '@homesitter/contract';
 import { api } from '../../shared/lib/api';
+import { serverUrl } from '../../shared/lib/apiOrigin';
 
 export type { HelperDownload };
 
@@ -8,7 +9,10 @@ export async function fetchHelperConnected(): Promise<boolean> {
   return (await api.call('getHelperStatus')).data.connected;
 }
 
-/** `GET /api/helper/downloads` (public): the helper builds this server offers; may be none. */
+/**
+ * `GET /api/helper/downloads` (public): the helper builds this server offers; may be none. Their `url` is a
+ * path on the server, resolved here against it (shared/lib/apiOrigin.ts).
+ */
 export async function fetchHelperDownloads(): Promise<HelperDownload[]> {
-  return (await api.call('listHelperDownloads')).data;
+  return (await api.call('listHelperDownloads')).data.map((d) => ({ ...d, url: serverUrl(d.url) }));
 }

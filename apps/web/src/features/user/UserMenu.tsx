@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { session } from '../../shared/lib/api';
 import { notify } from '../../shared/lib/toast';
 import { useSession } from '../../shared/lib/useSession';
-import { disableWebPush } from '../../shared/lib/webPush';
+import { disablePushForSignOut } from '../../shared/native';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { signedInName, useProfile } from './profile';
 
@@ -36,10 +36,10 @@ export function UserMenu() {
     setSigningOut(true);
     try {
       try {
-        await disableWebPush();
+        await disablePushForSignOut();
       } catch (error) {
         // Spec §4 "Push state": pushes must stop with the session, so sign-out waits until they can.
-        console.warn('disabling web push at sign-out failed', error);
+        console.warn('disabling push at sign-out failed', error);
         notify.error(t('toasts.updateNotificationSettings'));
         return;
       }

@@ -1,3 +1,4 @@
+import { serverOrigin } from './apiOrigin';
 import { createHttpClient } from './http';
 import { createSessionStore } from './session';
 
@@ -8,8 +9,12 @@ export const session = createSessionStore({
   revoke: (refreshToken) => api.call('signOut', { body: { refreshToken } }),
 });
 
-/** The typed API client: bearer added, token refreshed, §8/§9 timeouts and retries, 401 ends the session. */
+/**
+ * The typed API client: bearer added, token refreshed, §8/§9 timeouts and retries, 401 ends the session.
+ * Calls go to the page's own origin in a browser, to the configured server in the phone apps (apiOrigin.ts).
+ */
 export const api = createHttpClient({
+  baseUrl: serverOrigin(),
   getToken: (force) => session.getIdToken(force),
   onUnauthorized: () => session.endLocally(),
 });

@@ -10,6 +10,7 @@ import {
 import type { RealtimeEvents } from '@homesitter/contract';
 import type { HubConnection } from '@microsoft/signalr';
 import { api } from './api';
+import { serverUrl } from './apiOrigin';
 import { ApiError } from './http';
 
 /** Spec §4 "Realtime connection". */
@@ -24,10 +25,11 @@ export interface RealtimeSnapshot {
 export type RealtimeHandler<E extends RealtimeEventName> = (payload: RealtimeEvents[E]) => void;
 
 /**
- * The one realtime connection of the app (official `@microsoft/signalr` client): negotiated with the ID
- * token at `POST /api/realtime/negotiate`, reconnecting after 0, 2, 10 and 30 s, then giving up with
- * "Unable to establish connection. Please refresh the page.". Screens `acquire()` it while they need it; it
- * closes when the last one leaves.
+ * The one realtime connection of the app (official `@microsoft/signalr` client), on the server of
+ * `apiOrigin.ts` (the page's own origin in a browser): negotiated with the ID token at
+ * `POST /api/realtime/negotiate`, reconnecting after 0, 2, 10 and 30 s, then giving up with "Unable to
+ * establish connection. Please refresh the page.". Screens `acquire()` it while they need it; it closes when
+ * the last one leaves.
  */
 export function createRealtimeClient(options: { negotiate: () => Promise<string>; hubUrl?: string }) {
   let snapshot: RealtimeSnapshot = { state: 'disconnected', error: null };
@@ -47,9 +49,12 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
   async function build(): Promise<HubConnection> {
     const signalr = await import('@microsoft/signalr');
     const built = new signalr.HubConnectionBuilder()
-      .withUrl(options.hubUrl ?? REALTIME_HUB_PATH, {
+      .withUrl(options.hubUrl ?? serverUrl(REALTIME_HUB_PATH), {
         accessTokenFactory: options.negotiate,
         transport: signalr.HttpTransportType.WebSockets,
+        // The hub takes a bearer token, never cookies: so the phone apps' cross-origin negotiate call
+        // needs no credentialed CORS (the server allows none).
+        withCredentials: false,
       })
       .withAutomaticReconnect([...REALTIME_RECONNECT_DELAYS_MS])
       .configureLogging(signalr.LogLevel.None)

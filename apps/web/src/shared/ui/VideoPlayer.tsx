@@ -1,11 +1,15 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isNativeApp } from '../lib/native';
 import { thumbnailFor } from '../lib/thumbnailCache';
+import { choosePlayer } from '../native/player';
+import { NativeStreamButton, NativeVideoActions } from './NativeVideo';
 
 /**
  * A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file.
- * `autoPlay` starts it at once (a player opened by a tap, e.g. from a camera's past events).
+ * `autoPlay` starts it at once (a player opened by a tap, e.g. from a camera's past events). Inside the
+ * iOS/Android apps the phone's own player plays it instead, with share and save-to-gallery beside it.
  */
 export function VideoPlayer({
   video,
@@ -20,9 +24,11 @@ export function VideoPlayer({
   const ref = useRef<HTMLVideoElement>(null);
   const file = video.video_url ?? video.url ?? undefined;
   const hls = video.hls_url ?? undefined;
+  const kind = choosePlayer(isNativeApp(), hls ?? file);
 
   useEffect(() => {
     const element = ref.current;
+    if (kind === 'native') return;
     if (!element) return;
     if (!hls || element.canPlayType('application/vnd.apple.mpegurl')) {
       element.src = hls ?? file ?? '';
@@ -45,7 +51,7 @@ export function VideoPlayer({
       destroyed = true;
       player?.destroy();
     };
-  }, [hls, file]);
+  }, [hls, file, kind]);
 
   const ratio =
     video.aspectRatio ?? (video.metaWidth && video.metaHeight ? video.metaWidth / video.metaHeight : 16 / 9);
@@ -68,6 +74,20 @@ export function VideoPlayer({
           </a>
         ) : null}
         {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+      </figure>
+    );
+  if (kind === 'native')
+    return (
+      <figure className={className}>
+        <NativeStreamButton
+          url={hls ?? file ?? ''}
+          title={label ?? t('video.label')}
+          poster={poster}
+          ratio={ratio}
+          autoOpen={autoPlay}
+        />
+        {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+        {file ? <NativeVideoActions url={file} title={label ?? undefined} /> : null}
       </figure>
     );
   return (

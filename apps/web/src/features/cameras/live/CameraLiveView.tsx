@@ -1,7 +1,10 @@
 import type { Camera } from '@homesitter/contract';
 import { useTranslation } from 'react-i18next';
+import { isNativeApp } from '../../../shared/lib/native';
+import { choosePlayer } from '../../../shared/native/player';
 import { Alert } from '../../../shared/ui/Alert';
 import { Button } from '../../../shared/ui/Button';
+import { NativeStreamButton } from '../../../shared/ui/NativeVideo';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { cn } from '../../../shared/ui/cn';
 import { ConfigurationProgress } from '../add/ConfigurationProgress';
@@ -25,7 +28,8 @@ type LiveCamera = Pick<
 
 /**
  * What the camera shows live (spec §2 detail Live tab, view, fullscreen, preview): a stream camera's live
- * picture once it is configured (its configuration until then), an upload camera's latest snapshot.
+ * picture once it is configured (its configuration until then), an upload camera's latest snapshot. Inside
+ * the iOS/Android apps the live stream opens in the phone's own player (HLS).
  */
 export function CameraLiveView({
   camera,
@@ -78,6 +82,18 @@ export function CameraLiveView({
         fill={fill}
       />
     );
+  const status = camera.stream_status ?? live.data.stream_status;
+  // The phone's own player in the iOS/Android apps (HLS); private mode and a stopped stream show their state.
+  if (
+    status !== 'private' &&
+    status !== 'stopped' &&
+    live.data.hls_url &&
+    choosePlayer(isNativeApp(), live.data.hls_url) === 'native'
+  ) {
+    return (
+      <NativeStreamButton url={live.data.hls_url} title={camera.name} live fill={fill} autoOpen={fill} />
+    );
+  }
   return (
     <LivePlayer
       cameraName={camera.name}

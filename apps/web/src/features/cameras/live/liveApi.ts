@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../shared/lib/api';
+import { optionalServerUrl } from '../../../shared/lib/apiOrigin';
 import { msUntil } from './liveUrl';
 
 export const cameraLiveKey = (name: string) => ['camera-live', name.toLowerCase()] as const;
@@ -11,11 +12,16 @@ const MIN_REFRESH_MS = 5_000;
 /**
  * What the live view needs (`GET /live`): the socket and playlist of a stream camera, or the latest snapshot
  * of an upload camera. The signed URLs are refreshed a minute before they expire; an open socket stays open.
+ * The server hands out the socket and playlist as paths on itself; they are resolved here, once, against the
+ * server origin (unchanged in a browser, the configured server in the phone apps: shared/lib/apiOrigin.ts).
  */
 export function useCameraLive(name: string, enabled = true) {
   return useQuery({
     queryKey: cameraLiveKey(name),
-    queryFn: async () => (await api.call('getCameraLive', { params: { name } })).data,
+    queryFn: async () => {
+      const live = (await api.call('getCameraLive', { params: { name } })).data;
+      return { ...live, mse_url: optionalServerUrl(live.mse_url), hls_url: optionalServerUrl(live.hls_url) };
+    },
     enabled,
     staleTime: (query) =>
       query.state.data ? Math.max(0, msUntil(query.state.data.expires_at) - REFRESH_BEFORE_EXPIRY_MS) : 0,

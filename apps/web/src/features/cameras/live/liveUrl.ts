@@ -1,9 +1,12 @@
+import { serverBase } from '../../../shared/lib/apiOrigin';
+
 /**
- * The live view's socket address: the server hands out a same-origin path (`/api/live/…/mse?exp=…&sig=…`);
- * the app calls its API on its own origin (the HTTP client has no base URL), so the socket goes there too,
- * `ws:` beside `http:` and `wss:` beside `https:`. An absolute address is kept as it is.
+ * The live view's socket address: the server hands out a path on itself (`/api/live/…/mse?exp=…&sig=…`),
+ * resolved against the server the app calls (its own origin in a browser, the configured server in the
+ * phone apps: shared/lib/apiOrigin.ts), `ws:` beside `http:` and `wss:` beside `https:`. An absolute
+ * address keeps its host.
  */
-export function toWebSocketUrl(pathOrUrl: string, base: string = window.location.href): string {
+export function toWebSocketUrl(pathOrUrl: string, base: string = serverBase()): string {
   const url = new URL(pathOrUrl, base);
   if (url.protocol === 'http:') url.protocol = 'ws:';
   else if (url.protocol === 'https:') url.protocol = 'wss:';

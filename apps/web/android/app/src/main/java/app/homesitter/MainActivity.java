@@ -1,0 +1,5 @@
+package app.homesitter;
+
+import com.getcapacitor.BridgeActivity;
+
+public class MainActivity extends BridgeActivity {}
