@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { Client } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { serverPath } from '../src/platform/paths.js';
+import { ftpBurst } from './ftp-burst.js';
 import { jpegWithLocation } from './images.js';
 
 // The acknowledgement guarantee under a crash, with the real process as `npm start` runs it: 8 FTP clients
@@ -133,40 +133,23 @@ describe('camera ingest across a crash', () => {
     const login = ((await credentials.json()) as { data: { username: string; password: string } }).data;
 
     const jpeg = await jpegWithLocation(320, 240);
-    const acked: string[] = [];
     let killed = false;
     let restarted: Promise<void> | undefined;
 
     // Each client uploads its files one after another; a file whose upload fails (the server died) is sent
     // again under a new name once the server is back, as a camera would.
-    async function camera(i: number): Promise<void> {
-      let client: Client | undefined;
-      for (let n = 0; n < FILES_PER_CLIENT;) {
-        for (let attempt = 0; ; attempt++) {
-          const name = `c${i}-${n}-a${attempt}.jpg`;
-          try {
-            if (!client) {
-              client = new Client(15_000);
-              await client.access({
-                host: '127.0.0.1',
-                port: ftpPort,
-                user: login.username,
-                password: login.password,
-              });
-            }
-            const res = await client.uploadFrom(Readable.from([jpeg]), `/Crash ${i}/${name}`);
-            if (res.code === 226) acked.push(name);
-            break;
-          } catch {
-            client?.close();
-            client = undefined;
-            if (attempt > 50) throw new Error(`camera ${i} gave up on file ${n}`);
-            await (restarted ?? sleep(200));
-            await sleep(200);
-          }
-        }
-        n += 1;
-        if (!killed && acked.length >= KILL_AFTER_ACKS) {
+    const { acked } = await ftpBurst({
+      cameras: CLIENTS,
+      filesPerCamera: FILES_PER_CLIENT,
+      login,
+      port: () => ftpPort,
+      body: jpeg,
+      folder: (i) => `Crash ${i}`,
+      maxAttempts: 52,
+      retryDelayMs: 200,
+      beforeRetry: () => restarted ?? Promise.resolve(),
+      onAck: (_name, ackedSoFar) => {
+        if (!killed && ackedSoFar.length >= KILL_AFTER_ACKS) {
           killed = true;
           const dying = child!;
           dying.kill('SIGKILL');
@@ -178,10 +161,8 @@ describe('camera ingest across a crash', () => {
             await ready();
           })();
         }
-      }
-      client?.close();
-    }
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => camera(i)));
+      },
+    });
     expect(killed).toBe(true);
     expect(acked.length).toBeGreaterThanOrEqual(CLIENTS * FILES_PER_CLIENT);
 

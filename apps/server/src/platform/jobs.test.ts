@@ -293,6 +293,46 @@ describe('jobs that are only a fallback', () => {
   });
 });
 
+describe('queue settings', () => {
+  it('gives the jobs of a queue its expiry, sent one by one or many at once, and keeps one job per id', async () => {
+    const database = await createTestDatabase();
+    const jobs = createJobs({
+      schemas: TEST_JOBS,
+      database,
+      log: createLogger('silent'),
+      expireInSeconds: { 'test.unsent': 42 },
+      retryPolicy: { 'test.unsent': { retryDelaySeconds: 7, retryLimit: 3 } },
+    });
+    jobs.leaveQueued('test.unsent');
+    await jobs.start();
+    try {
+      const id = '00000000-0000-8000-a000-000000000001';
+      await jobs.send('test.unsent', { n: 1 }, { id });
+      await jobs.send('test.unsent', { n: 2 }, { id });
+      await jobs.sendMany('test.unsent', [{ n: 3 }]);
+      await jobs.send('test.idle', { n: 4 });
+      const rows = await database.query<{
+        name: string;
+        id: string;
+        expire: number;
+        retry_delay: number;
+        retry_limit: number;
+      }>(
+        `SELECT name, id::text, extract(epoch FROM expire_in)::int AS expire, retry_delay, retry_limit
+         FROM pgboss.job WHERE name IN ('test.unsent', 'test.idle') ORDER BY name, created_on`,
+      );
+      expect(rows.filter((r) => r.id === id)).toHaveLength(1);
+      expect(rows.filter((r) => r.name === 'test.unsent').map((r) => r.expire)).toEqual([42, 42]);
+      expect(rows.find((r) => r.id === id)).toMatchObject({ retry_delay: 7, retry_limit: 3 });
+      // Other queues keep pg-boss's 15 minutes.
+      expect(rows.find((r) => r.name === 'test.idle')?.expire).toBe(900);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
+  });
+});
+
 describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
   it('runs a job that was running when the process died again at once, not after its expiry', async () => {
     const database = await createTestDatabase();

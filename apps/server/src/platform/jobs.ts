@@ -31,6 +31,11 @@ export interface SendOptions {
   singletonKey?: string;
   startAfterSeconds?: number;
   retryLimit?: number;
+  /**
+   * The job's own id (a UUID): a second send with the same id is ignored while the first is kept, which makes
+   * a send idempotent (e.g. one retry per alert and channel).
+   */
+  id?: string;
 }
 
 export interface SendManyOptions {
@@ -92,6 +97,17 @@ export interface JobsOptions<S extends JobSchemas = typeof JOB_SCHEMAS> {
   retryDelaySeconds?: number;
   /** Retries after the first failed run, unless the sender says otherwise. */
   retryLimit?: number;
+  /**
+   * Per queue: seconds a job may stay active before pg-boss counts it as cut off (its instance died) and
+   * retries it. Queues not named keep pg-boss's 15 minutes.
+   */
+  expireInSeconds?: Partial<Record<string, number>>;
+  /**
+   * Per queue: retry delay and limit other than the defaults (e.g. a retry spread over an hour).
+   */
+  retryPolicy?: Partial<Record<string, { retryDelaySeconds: number; retryLimit: number }>>;
+  /** How often pg-boss's maintenance (expiring cut-off jobs, archiving) runs; one instance at a time does it. */
+  maintenanceIntervalSeconds?: number;
 }
 
 const SCHEMA = 'pgboss';
@@ -117,8 +133,10 @@ interface Registration {
 interface QueueLoop {
   reg: Registration;
   running: Map<string, Promise<void>>;
-  /** Finished jobs not yet marked completed. */
+  /** Finished jobs not yet marked completed (also those whose marking failed: the database was away). */
   finished: string[];
+  /** Failed jobs whose failure could not be written yet (the database was away), with their error. */
+  unfailed: { id: string; error: { message: string } }[];
   /** Set by a send or a finished job; makes the next wait return at once. */
   woken: boolean;
   /**
@@ -146,11 +164,24 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
   // delayed jobs, so they can be rare (each costs a statement on the one embedded connection). With
   // PostgreSQL, other instances' jobs are found by polling.
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? (database.kind === 'pglite' ? 5 : 2);
-  const queueDefaults = {
+  const baseQueueDefaults = {
     retryLimit: options.retryLimit ?? 5,
     retryDelay: options.retryDelaySeconds ?? 2,
     retryBackoff: true,
   };
+  const expiries: Partial<Record<string, number>> = options.expireInSeconds ?? {};
+  const retryPolicies: Partial<Record<string, { retryDelaySeconds: number; retryLimit: number }>> =
+    options.retryPolicy ?? {};
+  /** A queue's settings; its expiry and retry policy also go with every job sent (queues made before keep theirs). */
+  function perJob(name: string) {
+    const expireInSeconds = expiries[name];
+    const policy = retryPolicies[name];
+    return {
+      ...(expireInSeconds !== undefined && { expireInSeconds }),
+      ...(policy && { retryDelay: policy.retryDelaySeconds, retryLimit: policy.retryLimit }),
+    };
+  }
+  const queueDefaults = (name: string) => ({ name, ...baseQueueDefaults, ...perJob(name) });
 
   // Every statement pg-boss runs on its own goes through here, so stop() can wait for the last ones.
   let inFlight = 0;
@@ -168,6 +199,9 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
       },
     },
     schema: SCHEMA,
+    ...(options.maintenanceIntervalSeconds !== undefined && {
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+    }),
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
 
@@ -183,7 +217,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
     let creating = creatingQueues.get(name);
     if (!creating) {
       creating = boss
-        .createQueue(name, { name, ...queueDefaults })
+        .createQueue(name, queueDefaults(name))
         .then(() => void knownQueues.add(name))
         .finally(() => creatingQueues.delete(name));
       creatingQueues.set(name, creating);
@@ -228,10 +262,26 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
   const worthFetching = (loop: QueueLoop) =>
     database.kind !== 'pglite' || loop.pending.size > 0 || loop.pollDue;
 
+  /**
+   * Writes what finished jobs came to. When the database is away (a restart, a failover) they stay in the
+   * loop and are written at its next turn, so a job that ran is not left "active" until it expires (and then
+   * run again).
+   */
   async function flushCompleted(loop: QueueLoop): Promise<void> {
-    if (loop.finished.length === 0) return;
-    const ids = loop.finished.splice(0);
-    await boss.complete(loop.reg.name, ids);
+    if (loop.finished.length > 0) {
+      const ids = loop.finished.splice(0);
+      try {
+        await boss.complete(loop.reg.name, ids);
+      } catch (err) {
+        loop.finished.unshift(...ids);
+        throw err;
+      }
+    }
+    while (loop.unfailed.length > 0) {
+      const { id, error } = loop.unfailed[0]!;
+      await boss.fail(loop.reg.name, id, error);
+      loop.unfailed.shift();
+    }
   }
 
   function run(loop: QueueLoop, job: PgBoss.Job<unknown>): void {
@@ -253,9 +303,11 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
       } catch (err) {
         log.warn({ err, job: reg.name, jobId: job.id }, 'job failed; it will be retried');
         const error = err instanceof Error ? { message: err.message } : { message: String(err) };
-        await boss
-          .fail(reg.name, job.id, error)
-          .catch((e: unknown) => log.error({ err: e, job: reg.name, jobId: job.id }, 'could not fail a job'));
+        await boss.fail(reg.name, job.id, error).catch((e: unknown) => {
+          // Written at the worker's next turn, once the database answers again.
+          log.warn({ err: e, job: reg.name, jobId: job.id }, 'could not fail a job yet');
+          loop.unfailed.push({ id: job.id, error });
+        });
       } finally {
         loop.running.delete(job.id);
         // The freed slot takes the next job at once: under load the queue drains at handler speed.
@@ -314,6 +366,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
       reg,
       running: new Map(),
       finished: [],
+      unfailed: [],
       woken: true,
       pending: new Set(),
       // The first look finds what an earlier run of the app left queued.
@@ -390,10 +443,12 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
   return {
     async send(name, data, sendOptions = {}) {
       await whenStarted();
-      const { tx, singletonKey, startAfterSeconds, retryLimit } = sendOptions;
+      const { tx, singletonKey, startAfterSeconds, retryLimit, id: jobId } = sendOptions;
       const startAfter =
         startAfterSeconds !== undefined && startAfterSeconds > 0 ? startAfterSeconds : dueNow();
       const pgOptions: PgBoss.SendOptions = {
+        ...perJob(name),
+        ...(jobId !== undefined && { id: jobId }),
         ...(startAfter !== undefined && { startAfter }),
         ...(singletonKey !== undefined && { singletonKey }),
         ...(retryLimit !== undefined && { retryLimit }),
@@ -403,10 +458,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
         // Creating the queue on the pool would wait for this very transaction on PGlite (one connection), so
         // an unknown queue is created inside it; if the transaction rolls back, so does the queue.
         if (!knownQueues.has(name))
-          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
-            name,
-            { name, ...queueDefaults },
-          ]);
+          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, queueDefaults(name)]);
         const id = await boss.send(name, data as object, { ...pgOptions, db: executor });
         // No id: a singleton already queued, nothing new to look for.
         wake(name, id ? [id] : []);
@@ -426,10 +478,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
       const executor = tx ? executorFor(tx) : undefined;
       if (!knownQueues.has(name)) {
         if (executor)
-          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
-            name,
-            { name, ...queueDefaults },
-          ]);
+          await executor.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, queueDefaults(name)]);
         else await ensureQueue(name);
       }
       // pg-boss's insert answers no ids, so they are chosen here for the workers' `pending`.
@@ -438,6 +487,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
         id: randomUUID(),
         name,
         data: d,
+        ...perJob(name),
         ...(startAfter !== undefined && { startAfter }),
       }));
       await boss.insert(inserted, executor ? { db: executor } : {});

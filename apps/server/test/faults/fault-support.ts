@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,9 +16,13 @@ import { startFakeS3 } from '../fake-s3.js';
 export async function startFaultyS3() {
   const s3 = await startFakeS3();
   const target = new URL(s3.endpoint);
-  const state = { failing: false, refused: 0 };
+  /** `failing`: every write answers 500; `failNext`: only the next N writes do; `writes` counts them all. */
+  const state = { failing: false, failNext: 0, refused: 0, writes: 0 };
   const proxy: Server = createServer((req, res) => {
-    if (state.failing && req.method !== 'GET' && req.method !== 'HEAD') {
+    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    if (write) state.writes += 1;
+    if (write && (state.failing || state.failNext > 0)) {
+      if (state.failNext > 0) state.failNext -= 1;
       state.refused += 1;
       req.resume();
       res.writeHead(500, { 'content-type': 'application/xml' });
@@ -219,4 +225,52 @@ export async function startPrivateRedis() {
   }
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, start, kill, close: kill };
+}
+
+const execFileAsync = promisify(execFile);
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** Whether a private PostgreSQL cluster can be made here (initdb and pg_ctl are installed). */
+export const canRunPostgres = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
+
+/**
+ * A private PostgreSQL cluster in a temporary folder on a free port of 127.0.0.1, never the machine's shared
+ * one, so a test may stop and restart it. initdb refuses to run as root, so as root the cluster is made and
+ * run by the `postgres` user (`runuser`). No fsync: the data is thrown away.
+ */
+export async function startPrivatePostgres() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'hs-pg-'));
+  const data = join(dir, 'data');
+  const logFile = join(dir, 'postgres.log');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (bin: string, args: string[]) =>
+    asRoot
+      ? execFileAsync('runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args])
+      : execFileAsync(join(PG_BIN, bin), args);
+  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
+  async function start(): Promise<void> {
+    await run('pg_ctl', ['-D', data, '-l', logFile, '-o', options, '-w', '-t', '60', 'start']);
+  }
+  /** `fast`: sessions are ended and the server shuts down cleanly; `immediate`: as a crash. */
+  async function stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    await run('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+  }
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start,
+    stop,
+    async close() {
+      await stop('immediate').catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -25,6 +25,44 @@ export interface S3StorageOptions {
   /** Prefix every key with this folder inside the bucket. */
   prefix?: string | undefined;
   now?: () => number;
+  /**
+   * Storing a file again after a passing failure (5xx, throttling, a reset connection): how many more
+   * tries (3) and the first backoff (200 ms; each later one up to twice as long, with full jitter).
+   */
+  retry?: { retries: number; baseDelayMs: number };
+}
+
+const DEFAULT_RETRY = { retries: 3, baseDelayMs: 200 };
+/** The longest wait between two tries: a camera's upload is held open meanwhile. */
+const MAX_RETRY_DELAY_MS = 2_000;
+const TRANSIENT_NAMES = new Set([
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'RequestTimeout',
+  'RequestTimeTooSkewed',
+  'InternalError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+/**
+ * Whether a failed S3 call may succeed if tried again: a 5xx or 429, S3's throttling and timeout errors, or
+ * no answer at all (a reset or refused connection). A 4xx (denied, bad request, no such bucket) will not.
+ */
+export function isTransientS3Error(err: unknown): boolean {
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  const status = e?.$metadata?.httpStatusCode;
+  if (status !== undefined) return status >= 500 || status === 429 || TRANSIENT_NAMES.has(e?.name ?? '');
+  return TRANSIENT_NAMES.has(e?.name ?? '') || TRANSIENT_CODES.has(e?.code ?? '');
 }
 
 function isNotFound(err: unknown): boolean {
@@ -43,6 +81,20 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
       : {}),
   });
+  // A file's body is a stream the SDK cannot rewind, so its own retries are off for files: `putFile` tries
+  // again itself, with a fresh stream each time.
+  const fileClient = new S3Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
+    ...(options.accessKeyId && options.secretAccessKey
+      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+      : {}),
+    maxAttempts: 1,
+    // The SDK would print "non-retryable streaming request" on every failure; the caller reports it.
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
+  const retry = options.retry ?? DEFAULT_RETRY;
   const Bucket = options.bucket;
   const base = options.prefix ? `${options.prefix.replace(/\/+$/, '')}/` : '';
   const full = (key: string) => {
@@ -59,15 +111,26 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     },
     async putFile(key, filePath, contentType) {
       const { size } = await stat(filePath);
-      await client.send(
-        new PutObjectCommand({
-          Bucket,
-          Key: full(key),
-          Body: createReadStream(filePath),
-          ContentLength: size,
-          ContentType: contentType,
-        }),
-      );
+      const Key = full(key);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await fileClient.send(
+            new PutObjectCommand({
+              Bucket,
+              Key,
+              Body: createReadStream(filePath),
+              ContentLength: size,
+              ContentType: contentType,
+            }),
+          );
+          return;
+        } catch (err) {
+          if (attempt >= retry.retries || !isTransientS3Error(err)) throw err;
+          // Full jitter: uploads refused together do not all come back together.
+          const ceiling = Math.min(MAX_RETRY_DELAY_MS, retry.baseDelayMs * 2 ** attempt);
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+        }
+      }
     },
     async *list(prefix) {
       const clean = prefix.replace(/\/+$/, '');

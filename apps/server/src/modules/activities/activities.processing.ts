@@ -228,10 +228,14 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
     }
     const held = new Map<string, () => void>();
     const batch: { item: Waiting; round: RoundItem }[] = [];
+    /** Items the round has to answer for: if it fails (the database went away), each runs alone. */
+    const open = new Set(first.values());
     try {
       const loaded = new Map(
         (await repo.uploadsWithOwners([...first.keys()])).map((l) => [l.upload.id, l] as const),
       );
+      // Read: from here each item is settled, deferred or in the batch, and only the batch is left to answer.
+      open.clear();
       for (const item of first.values()) {
         const row = loaded.get(item.uploadId);
         if (!row?.owner) settle(item, Promise.resolve('gone'));
@@ -256,6 +260,7 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
             held.set(key, release);
           }
           batch.push({ item, round: { upload: row.upload, owner: row.owner, name } });
+          open.add(item);
         }
       }
       if (batch.length === 0) return;
@@ -266,8 +271,9 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
         else settle(item, Promise.resolve(outcome));
       }
     } catch (err) {
-      log.warn({ err, uploads: batch.length }, 'a round of camera uploads failed; each is processed alone');
-      for (const { item } of batch) settle(item, processAloneById(item.uploadId));
+      log.warn({ err, uploads: open.size }, 'a round of camera uploads failed; each is processed alone');
+      // Also those the round had not reached (its first read failed): left unsettled, their jobs would hang.
+      for (const item of open) settle(item, processAloneById(item.uploadId));
     } finally {
       for (const release of held.values()) release();
     }

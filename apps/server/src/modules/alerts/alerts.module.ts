@@ -5,7 +5,7 @@ import type { ChatApi } from '../chat/chat.module.js';
 import type { NotificationsApi } from '../notifications/notifications.module.js';
 import type { RecognitionApi } from '../recognition/recognition.module.js';
 import { registerAlertsWorkers, requestRicherDescription, scheduleAlertsJobs } from './alerts.jobs.js';
-import { createAlertsRepository } from './alerts.repository.js';
+import { createAlertsRepository, loadAnalysisContext } from './alerts.repository.js';
 import { createAlertsService } from './alerts.service.js';
 import { createEphemeralPurge } from './amnesia-purge.js';
 import { registerCorrectionRoutes } from './corrections.routes.js';
@@ -64,6 +64,19 @@ export function createAlertsModule(context: ModuleContext, needs: AlertsNeeds) {
     api: {
       /** Sends (or joins) the alert of an analysed activity, when it is worth one. */
       alertFor: alerts.alertFor.bind(alerts),
+      /**
+       * Whether the user's alert about an activity should still reach their devices (a failed push or text
+       * tried again later): the activity is kept, its camera neither muted nor private, no privacy mode.
+       */
+      async alertWanted(userId: string, activityId: string): Promise<boolean> {
+        const ctx = await loadAnalysisContext(context.database.db, activityId);
+        if (!ctx || ctx.user.id !== userId) return false;
+        return !(
+          ctx.camera.isMuted ||
+          ctx.camera.isPrivateModeEnabled ||
+          ctx.user.isGlobalPrivacyModeEnabled
+        );
+      },
       /** A chat reply to an alert read as a correction ("that's Rose"), if it is one. */
       applyChatCorrection: corrections.applyChatCorrection.bind(corrections),
     },

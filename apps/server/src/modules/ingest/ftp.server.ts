@@ -276,6 +276,9 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
       },
       (err: unknown) => {
         log.error({ err }, 'FTP login check failed');
+        // Not a wrong login: it could not be checked (the database is down or restarting). PASS would say
+        // 530, which tells a camera its login is wrong; 421 says "not now, try again".
+        answerNextAs(connection, 530, 421, 'Service not available; try again in a moment');
         reject(new Error('Login failed; try again'));
       },
     );
@@ -365,6 +368,16 @@ function guardCommands(
 }
 
 /** ftp-srv answers a failed STOR with 550 and the error's text; the file system knows the right answer. */
+/** The connection's next reply with code `from` is sent as `to` with `message` instead (once). */
+function answerNextAs(connection: FtpConnection, from: number, to: number, message: string): void {
+  const reply = connection.reply.bind(connection);
+  connection.reply = (options: number | object, ...letters: unknown[]) => {
+    if (options !== from) return reply(options, ...letters);
+    connection.reply = reply;
+    return reply(to, message);
+  };
+}
+
 function interceptFailedStorReply(connection: FtpConnection, fs: CameraUploadFileSystem): void {
   const reply = connection.reply.bind(connection);
   connection.reply = (options: number | object, ...letters: unknown[]) => {

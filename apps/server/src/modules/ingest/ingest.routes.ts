@@ -73,7 +73,14 @@ export async function registerIngestRoutes(
     }
     const retryAfter = failedLogins.retryAfter(req.ip, credentials.username);
     if (retryAfter > 0) throw commonErrors.rateLimited(retryAfter);
-    const userId = await deps.verify(credentials.username, credentials.password);
+    const userId = await deps.verify(credentials.username, credentials.password).catch((err: unknown) => {
+      // The login could not be checked (the database is down or restarting): not a wrong login, and
+      // nothing was taken, so the camera is told to send it again.
+      throw new AppError(503, 'server.unavailable', 'The upload could not be taken now; send it again', {
+        retryAfterSeconds: 30,
+        cause: err,
+      });
+    });
     if (!userId) {
       failedLogins.failed(req.ip, credentials.username);
       challenge();

@@ -12,6 +12,7 @@ import { createNotificationsRepository } from './notifications.repository.js';
 import {
   createNotificationsService,
   type NotificationsService,
+  type NotificationsServiceDeps,
   type PushProviders,
 } from './notifications.service.js';
 
@@ -48,7 +49,12 @@ function smsFromConfig(config: Config, log: Logger): SmsSender {
  */
 export function createNotificationsFromConfig(
   config: Config,
-  deps: { db: Db; log: Logger },
+  deps: {
+    db: Db;
+    log: Logger;
+    retry?: NotificationsServiceDeps['retry'];
+    alertWanted?: NotificationsServiceDeps['alertWanted'];
+  },
 ): NotificationsService {
   const timeoutMs = config.NOTIFY_TIMEOUT_MS;
   const vapid = configured(() =>
@@ -100,5 +106,8 @@ export function createNotificationsFromConfig(
     webPushPublicKey: vapid.publicKey,
     // A link in a text is only worth sending when it leads somewhere from a phone.
     appUrl: config.PUBLIC_URL.startsWith('https://') ? config.PUBLIC_URL : undefined,
+    retry: deps.retry,
+    alertWanted: deps.alertWanted,
+    retryWindowSeconds: config.NOTIFY_RETRY_WINDOW_SECONDS,
   });
 }

@@ -3,11 +3,16 @@ import type { UsersApi } from '../users/users.module.js';
 import { createNotificationsFromConfig } from './notifications.from-config.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 import { registerNotificationRoutes } from './notifications.routes.js';
-import type { NotificationsService } from './notifications.service.js';
+import { retryJobId, type NotificationsService } from './notifications.service.js';
 import { createPushTokensService } from './push-tokens.service.js';
 
 export interface NotificationsNeeds {
   users: Pick<UsersApi, 'requireIdBySubject' | 'findIdBySubject'>;
+  /**
+   * Whether an alert is still wanted when a failed push or text of it is tried again: its camera not muted
+   * or private, the user not in privacy mode, the activity not deleted (the alerts module decides).
+   */
+  alertWanted?: (userId: string, activityId: string) => Promise<boolean>;
   /** Replaces the configured delivery (tests of its callers). */
   given?: NotificationsService;
 }
@@ -15,8 +20,21 @@ export interface NotificationsNeeds {
 /** Push (Web Push, FCM, APNs) and SMS/MMS to the user's devices, and the devices' push tokens. */
 export function createNotificationsModule(context: ModuleContext, needs: NotificationsNeeds) {
   const { db } = context.database;
+  const { jobs, config, log } = context;
   const notifications =
-    needs.given ?? createNotificationsFromConfig(context.config, { db, log: context.log });
+    needs.given ??
+    createNotificationsFromConfig(config, {
+      db,
+      log,
+      // A failed channel of an alert is tried again by a job, first after NOTIFY_RETRY_DELAY_SECONDS; its id
+      // (alert, channel, device or number) makes a second queueing of the same retry a no-op.
+      retry: (job) =>
+        jobs.send('notifications.retry-channel', job, {
+          id: retryJobId(job),
+          startAfterSeconds: config.NOTIFY_RETRY_DELAY_SECONDS,
+        }),
+      alertWanted: needs.alertWanted,
+    });
   const pushTokens = createPushTokensService({
     repo: createNotificationsRepository(db),
     requireUserId: needs.users.requireIdBySubject,
@@ -25,6 +43,12 @@ export function createNotificationsModule(context: ModuleContext, needs: Notific
   return {
     api: notifications,
     routes: (app, { guards }) => registerNotificationRoutes(app, { notifications, pushTokens, guards }),
+    workers: async (runner) => {
+      await runner.work('notifications.retry-channel', { concurrency: 4 }, async (job) => {
+        if (notifications.retryChannel) await notifications.retryChannel(job);
+        else log.info({ activityId: job.activityId }, 'alert retry dropped: delivery replaced');
+      });
+    },
     close: () => notifications.close(),
   } satisfies AppModule<unknown>;
 }

@@ -101,6 +101,22 @@ export function createNotificationsRepository(db: Db) {
         .limit(MAX_TOKENS_PER_USER);
     },
 
+    /** One enabled push token of the user by its row id (an alert's retry). */
+    async findEnabledPushToken(userId: string, tokenId: string): Promise<PushTokenTarget | undefined> {
+      const [row] = await db
+        .select({
+          id: pushTokens.id,
+          token: pushTokens.token,
+          platform: pushTokens.platform,
+          isSandbox: pushTokens.isSandbox,
+          updatedAt: pushTokens.updatedAt,
+        })
+        .from(pushTokens)
+        .where(and(eq(pushTokens.userId, userId), eq(pushTokens.id, tokenId), eq(pushTokens.enabled, true)))
+        .limit(1);
+      return row;
+    },
+
     /**
      * Disables tokens a push service called dead. A token registered again since it was read (its
      * `updatedAt` moved on) is left alone: the device has a fresh registration behind the same string.

@@ -13,15 +13,22 @@ import { startFakeTwilio } from '../../../test/fake-twilio.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { createApnsProvider } from '../../adapters/push/apns.push.js';
 import { createFcmProvider } from '../../adapters/push/fcm.push.js';
-import type { PushMessage, PushProvider, PushTarget } from '../../adapters/push/push.js';
+import {
+  PushProviderError,
+  type PushMessage,
+  type PushProvider,
+  type PushTarget,
+} from '../../adapters/push/push.js';
 import { loadVapidKeys } from '../../adapters/push/vapid-keys.js';
 import { createWebPushProvider } from '../../adapters/push/webpush.push.js';
 import type { SmsSender, TextMessage } from '../../adapters/sms/sms.js';
-import { createTwilioSms } from '../../adapters/sms/twilio.sms.js';
+import { createTwilioSms, SmsProviderError } from '../../adapters/sms/twilio.sms.js';
 import { createLogger } from '../../platform/logger.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 import {
   createNotificationsService,
+  retryJobId,
+  type ChannelRetry,
   type Notification,
   type NotificationsService,
   type PushProviders,
@@ -77,8 +84,18 @@ afterAll(async () => {
   await t.close();
 });
 
-function service(overrides: { push?: PushProviders; sms?: SmsSender; timeoutMs?: number } = {}) {
+function service(
+  overrides: {
+    push?: PushProviders;
+    sms?: SmsSender;
+    timeoutMs?: number;
+    retry?: (job: ChannelRetry) => Promise<void>;
+    alertWanted?: (userId: string, activityId: string) => Promise<boolean>;
+  } = {},
+) {
   return createNotificationsService({
+    retry: overrides.retry,
+    alertWanted: overrides.alertWanted,
     repo: createNotificationsRepository(t.database.db),
     push: overrides.push ?? providers,
     sms: overrides.sms ?? twilioSms,
@@ -358,5 +375,134 @@ describe('message size', () => {
     expect([...seen[0]!.title]).toHaveLength(120);
     expect([...seen[0]!.body]).toHaveLength(1000);
     expect(seen[0]!.body.endsWith('…')).toBe(true);
+  });
+});
+
+describe('a failed channel of an alert', () => {
+  const failing = (status?: number): PushProvider => ({
+    kind: 'fcm',
+    send: async () => {
+      throw new PushProviderError('fcm', 'FCM refused the message', status);
+    },
+    async close() {},
+  });
+  const smsFailing = (status?: number): SmsSender => ({
+    kind: 'twilio',
+    send: async () => {
+      throw new SmsProviderError('twilio refused the text', status);
+    },
+  });
+  const counting = () => {
+    const sent: PushTarget[] = [];
+    const provider: PushProvider = {
+      kind: 'fcm',
+      send: async (target) => {
+        sent.push(target);
+        return 'sent';
+      },
+      async close() {},
+    };
+    return { sent, provider };
+  };
+
+  async function queued(push: PushProvider, sms: SmsSender, timeoutMs = 5000) {
+    const rose = await person();
+    const jobs: ChannelRetry[] = [];
+    const notifications = service({
+      push: { android: push },
+      sms,
+      timeoutMs,
+      retry: async (job) => void jobs.push(job),
+    });
+    await notifications.notify(rose.id, alert());
+    // A timed-out call is queued when it ends, a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { rose, jobs };
+  }
+
+  it('is queued to be tried again when the provider is down (5xx, throttled, no answer)', async () => {
+    for (const status of [503, 429, undefined]) {
+      const { rose, jobs } = await queued(failing(status), smsFailing(status));
+      expect(jobs.map((j) => j.channel).sort()).toEqual(['push', 'sms']);
+      const push = jobs.find((j) => j.channel === 'push')!;
+      expect(push.tokenId).toBeDefined();
+      expect(push.userId).toBe(rose.id);
+      expect(jobs.find((j) => j.channel === 'sms')!.phoneHash).toHaveLength(64);
+    }
+  });
+
+  it('is not queued for a refusal that will not change (an invalid number, a bad request)', async () => {
+    const { jobs } = await queued(failing(400), smsFailing(400));
+    expect(jobs).toEqual([]);
+  });
+
+  it('is queued after a timeout only when the call then fails, never when it went out late', async () => {
+    const late = (outcome: 'sent' | 'fail'): PushProvider => ({
+      kind: 'fcm',
+      send: () =>
+        new Promise((resolve, reject) =>
+          setTimeout(
+            () => (outcome === 'sent' ? resolve('sent') : reject(new PushProviderError('fcm', 'aborted'))),
+            30,
+          ),
+        ),
+      async close() {},
+    });
+    const ok: SmsSender = { kind: 'twilio', send: async () => undefined };
+    expect((await queued(late('sent'), ok, 5)).jobs).toEqual([]);
+    expect((await queued(late('fail'), ok, 5)).jobs.map((j) => j.channel)).toEqual(['push']);
+  });
+
+  it('has one job id per alert, channel and device or number', () => {
+    const job = { activityId: crypto.randomUUID(), channel: 'push' as const, tokenId: crypto.randomUUID() };
+    expect(retryJobId(job)).toBe(retryJobId({ ...job }));
+    expect(retryJobId(job)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retryJobId({ ...job, tokenId: crypto.randomUUID() })).not.toBe(retryJobId(job));
+    expect(retryJobId({ ...job, channel: 'sms' })).not.toBe(retryJobId(job));
+  });
+
+  it('is sent by the retry as the settings are now, and throws while the provider is still down', async () => {
+    const { rose, jobs } = await queued(failing(503), smsFailing(503));
+    const pushJob = jobs.find((j) => j.channel === 'push')!;
+    const smsJob = jobs.find((j) => j.channel === 'sms')!;
+    // Still down: the job fails, to be retried with backoff.
+    await expect(
+      service({ push: { android: failing(503) }, sms: smsFailing(502) }).retryChannel!(pushJob),
+    ).rejects.toThrow();
+    await expect(service({ sms: smsFailing(502) }).retryChannel!(smsJob)).rejects.toThrow();
+    // Back: each goes out once, to the device and number it was for.
+    const { sent, provider } = counting();
+    await service({ push: { android: provider } }).retryChannel!(pushJob);
+    expect(sent.map((x) => x.token)).toEqual([rose.tokens.android]);
+    const before = textsTo('+15551234567').length;
+    await service().retryChannel!(smsJob);
+    expect(textsTo('+15551234567').length).toBe(before + 1);
+  });
+
+  it('is dropped when the alert is no longer wanted, stale, refused for good, or the settings changed', async () => {
+    const { rose, jobs } = await queued(failing(503), smsFailing(503));
+    const pushJob = jobs.find((j) => j.channel === 'push')!;
+    const smsJob = jobs.find((j) => j.channel === 'sms')!;
+    const { sent, provider } = counting();
+    const push = { android: provider };
+    // The camera was muted (or made private) meanwhile.
+    await service({ push, alertWanted: async () => false }).retryChannel!(pushJob);
+    // Older than the retry window.
+    await service({ push }).retryChannel!({
+      ...pushJob,
+      alertedAt: new Date(Date.now() - 2 * 3600_000).toISOString(),
+    });
+    // A refusal for good ends the job without an error.
+    await service({ push: { android: failing(400) } }).retryChannel!(pushJob);
+    // Push turned off.
+    await call(rose.user, '/api/users/notification-preferences', {
+      notification_preferences: { push_enabled: false, sms_mms_enabled: true },
+    });
+    await service({ push }).retryChannel!(pushJob);
+    expect(sent).toEqual([]);
+    // The number changed: the text was for the old one.
+    const before = twilio.received.length;
+    await service().retryChannel!({ ...smsJob, phoneHash: 'f'.repeat(64) });
+    expect(twilio.received.length).toBe(before);
   });
 });

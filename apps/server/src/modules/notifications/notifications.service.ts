@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { PushPlatform } from '@homesitter/contract';
 import type { PushMessage, PushProvider } from '../../adapters/push/push.js';
 import type { SmsSender } from '../../adapters/sms/sms.js';
+import type { JobPayloads } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import { derivePreferences } from '../users/users.module.js';
 import type { NotificationsRepository, PushTokenTarget } from './notifications.repository.js';
@@ -25,6 +27,9 @@ export interface NotifyResult {
   sms: boolean;
 }
 
+/** An alert's push to one device, or its text, to try again (`notifications.retry-channel`). */
+export type ChannelRetry = JobPayloads['notifications.retry-channel'];
+
 /** The push service for each platform; a missing one is not configured (its devices are skipped). */
 export type PushProviders = Partial<Record<PushPlatform, PushProvider>>;
 
@@ -39,6 +44,15 @@ export interface NotificationsServiceDeps {
   webPushPublicKey: string;
   /** Public https address of the app; texts end with a link to its chat when set. */
   appUrl?: string | undefined;
+  /**
+   * Queues a failed channel of an alert to be tried again (the module sends `notifications.retry-channel`).
+   * Absent: a failed channel is only logged.
+   */
+  retry?: ((job: ChannelRetry) => Promise<void>) | undefined;
+  /** Whether an alert is still wanted when its retry runs (camera not muted or private, activity kept). */
+  alertWanted?: ((userId: string, activityId: string) => Promise<boolean>) | undefined;
+  /** How long a failed channel keeps being tried (NOTIFY_RETRY_WINDOW_SECONDS). */
+  retryWindowSeconds?: number;
 }
 
 export interface NotificationsService {
@@ -48,6 +62,11 @@ export interface NotificationsService {
    * are logged and the result says what went out. Dead tokens are disabled on the way.
    */
   notify(userId: string, notification: Notification): Promise<NotifyResult>;
+  /**
+   * Tries one failed channel of an alert again, as the user's settings are now; throws when it failed again
+   * for a passing reason (the job retries), returns when it went out or never will (dropped with a log line).
+   */
+  retryChannel?(job: ChannelRetry): Promise<void>;
   readonly webPushPublicKey: string;
   close(): Promise<void>;
 }
@@ -79,6 +98,30 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Whether a failed provider call may succeed later: no answer (connection refused or reset, timeout), a 5xx,
+ * or throttling (429). A 4xx other than that (an invalid token or number, a refused message) will not.
+ */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ProviderTimeout) return true;
+  if (!(error instanceof Error)) return false;
+  const { status } = error as Error & { status?: number };
+  if (status === undefined || status === 0) return true;
+  return status >= 500 || status === 429 || status === 408;
+}
+
+/** A UUID made from the retry's alert, channel and target: one retry job per target, ever. */
+export function retryJobId(
+  job: Pick<ChannelRetry, 'activityId' | 'channel' | 'tokenId' | 'phoneHash'>,
+): string {
+  const hex = createHash('sha256')
+    .update(`${job.activityId}:${job.channel}:${job.tokenId ?? job.phoneHash ?? ''}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const hashPhone = (phone: string) => createHash('sha256').update(phone).digest('hex');
 
 function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { error: String(error) };
@@ -117,8 +160,35 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
     return deps.appUrl ? `${text}\n${deps.appUrl}/chat` : text;
   }
 
+  /**
+   * After a failed first try: queues the retry when the failure may pass. A timed-out call may still go
+   * out, so the retry waits for the call itself to end (the adapters bound it by the same timeout) and is
+   * queued only when it failed.
+   */
+  function retryLater(work: Promise<unknown>, error: unknown, job: () => ChannelRetry | undefined): void {
+    const { retry } = deps;
+    if (!retry) return;
+    const queue = (err: unknown) => {
+      const payload = job();
+      if (!payload || !isTransient(err)) return;
+      retry(payload).catch((e: unknown) =>
+        log.error(
+          { activityId: payload.activityId, channel: payload.channel, ...describeError(e) },
+          'could not queue a retry',
+        ),
+      );
+    };
+    if (error instanceof ProviderTimeout) work.then(() => undefined, queue);
+    else queue(error);
+  }
+
   /** Pushes to every token; answers how many went out and which tokens are dead. */
-  async function pushAll(userId: string, tokens: PushTokenTarget[], message: PushMessage) {
+  async function pushAll(
+    userId: string,
+    tokens: PushTokenTarget[],
+    message: PushMessage,
+    retryOf?: (tokenId: string) => ChannelRetry | undefined,
+  ) {
     const dead: PushTokenTarget[] = [];
     let pushed = 0;
     await Promise.all(
@@ -131,15 +201,12 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
           );
           return;
         }
+        const work = provider.send(
+          { token: token.token, platform: token.platform, isSandbox: token.isSandbox },
+          message,
+        );
         try {
-          const outcome = await withTimeout(
-            provider.send(
-              { token: token.token, platform: token.platform, isSandbox: token.isSandbox },
-              message,
-            ),
-            timeoutMs,
-            provider.kind,
-          );
+          const outcome = await withTimeout(work, timeoutMs, provider.kind);
           if (outcome === 'sent') pushed += 1;
           else dead.push(token);
         } catch (error) {
@@ -147,6 +214,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
             { userId, tokenId: token.id, provider: provider.kind, ...describeError(error) },
             'push failed',
           );
+          if (retryOf) retryLater(work, error, () => retryOf(token.id));
         }
       }),
     );
@@ -157,17 +225,88 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
     userId: string,
     to: string,
     n: Notification & { kind: 'activity_alert' },
+    retry?: ChannelRetry,
   ): Promise<boolean> {
+    const work = deps.sms.send({
+      to,
+      body: smsBody(n),
+      ...(n.thumbnailUrl ? { mediaUrl: n.thumbnailUrl } : {}),
+    });
     try {
-      await withTimeout(
-        deps.sms.send({ to, body: smsBody(n), ...(n.thumbnailUrl ? { mediaUrl: n.thumbnailUrl } : {}) }),
-        timeoutMs,
-        deps.sms.kind,
-      );
+      await withTimeout(work, timeoutMs, deps.sms.kind);
       return true;
     } catch (error) {
       log.warn({ userId, provider: deps.sms.kind, ...describeError(error) }, 'text message failed');
+      if (retry) retryLater(work, error, () => retry);
       return false;
+    }
+  }
+
+  /** The retry job of one channel of an alert, with what the alert said. */
+  function retryJob(
+    userId: string,
+    n: Notification & { kind: 'activity_alert' },
+    target: { channel: 'push'; tokenId: string } | { channel: 'sms'; phoneHash: string },
+  ): ChannelRetry {
+    return {
+      userId,
+      activityId: n.activityUuid,
+      ...target,
+      title: n.title,
+      body: n.body,
+      ...(n.thumbnailUrl ? { thumbnailUrl: n.thumbnailUrl } : {}),
+      alertedAt: new Date().toISOString(),
+    };
+  }
+
+  const retryWindowMs = (deps.retryWindowSeconds ?? 3600) * 1000;
+
+  async function retryChannel(job: ChannelRetry): Promise<void> {
+    const { userId, activityId, channel } = job;
+    const drop = (why: string) => log.info({ userId, activityId, channel }, `alert retry dropped: ${why}`);
+    if (Date.now() - Date.parse(job.alertedAt) > retryWindowMs) return drop('the alert is stale');
+    if (deps.alertWanted && !(await deps.alertWanted(userId, activityId)))
+      return drop('the camera is muted or private now, or the activity is gone');
+    const recipient = await repo.findRecipient(userId);
+    if (!recipient || recipient.notificationsStatus === 'ALL_DISABLED') return drop('notifications are off');
+    const preferences = derivePreferences(recipient);
+    const n: Notification & { kind: 'activity_alert' } = {
+      kind: 'activity_alert',
+      activityUuid: activityId,
+      title: job.title,
+      body: job.body,
+      ...(job.thumbnailUrl ? { thumbnailUrl: job.thumbnailUrl } : {}),
+    };
+    try {
+      if (channel === 'push') {
+        if (!preferences.push_enabled) return drop('push is off');
+        const token = job.tokenId ? await repo.findEnabledPushToken(userId, job.tokenId) : undefined;
+        if (!token) return drop('the device is no longer registered');
+        const provider = deps.push[token.platform];
+        if (!provider) return drop('no push provider for the device');
+        // Not raced against a timer: the adapter bounds the call, and its end says whether it went out.
+        const outcome = await provider.send(
+          { token: token.token, platform: token.platform, isSandbox: token.isSandbox },
+          pushMessage(n, recipient.preferredLanguage),
+        );
+        if (outcome === 'dead-token') {
+          await repo.disableDeadTokens(userId, [token]);
+          return drop('the device token is dead');
+        }
+      } else {
+        if (!preferences.sms_mms_enabled) return drop('texts are off');
+        const phone = recipient.phoneNumber;
+        if (!phone || hashPhone(phone) !== job.phoneHash) return drop('the phone number changed');
+        await deps.sms.send({
+          to: phone,
+          body: smsBody(n),
+          ...(n.thumbnailUrl ? { mediaUrl: n.thumbnailUrl } : {}),
+        });
+      }
+      log.info({ userId, activityId, channel }, 'alert retry sent');
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      log.warn({ userId, activityId, channel, ...describeError(error) }, 'alert retry refused; dropped');
     }
   }
 
@@ -190,13 +329,29 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
       // Texts are for alerts only: a chat answer is read in the app.
       const phone = preferences.sms_mms_enabled ? recipient.phoneNumber : null;
 
+      // Only alerts are tried again: a chat answer is in the chat, where the user reads it anyway.
+      const alert = n.kind === 'activity_alert' ? n : undefined;
       const [push, sms] = await Promise.all([
         preferences.push_enabled
           ? repo
               .enabledPushTokens(userId)
-              .then((tokens) => pushAll(userId, tokens, pushMessage(n, recipient.preferredLanguage)))
+              .then((tokens) =>
+                pushAll(
+                  userId,
+                  tokens,
+                  pushMessage(n, recipient.preferredLanguage),
+                  alert && ((tokenId) => retryJob(userId, alert, { channel: 'push', tokenId })),
+                ),
+              )
           : { pushed: 0, dead: [] },
-        n.kind === 'activity_alert' && phone ? text(userId, phone, n) : false,
+        alert && phone
+          ? text(
+              userId,
+              phone,
+              alert,
+              retryJob(userId, alert, { channel: 'sms', phoneHash: hashPhone(phone) }),
+            )
+          : false,
       ]);
 
       let disabled = 0;
@@ -211,6 +366,8 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
       log.info({ userId, kind: n.kind, pushed: push.pushed, deadTokens: disabled, sms }, 'notification sent');
       return { pushed: push.pushed, sms };
     },
+
+    retryChannel,
 
     async close() {
       await Promise.all(Object.values(deps.push).map((p) => p.close()));

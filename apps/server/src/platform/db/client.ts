@@ -60,6 +60,14 @@ function createPostgres(url: string, max: number, onConnectionError: (err: Error
   // Without a listener, an idle client's error (the server restarting, an admin ending the session) is an
   // unhandled 'error' event that kills the process; the pool drops that client and connects a new one.
   pool.on('error', onConnectionError);
+  // The pool listens only while a connection is idle. One checked out (a transaction between statements, the
+  // migration lock) that the server ends (a restart: "terminating connection due to administrator command")
+  // would emit an unhandled 'error' and kill the process; its caller hears of it from its next statement, and
+  // the pool discards the broken connection when it is released.
+  // (An idle one's error reaches `onConnectionError` through the pool; this listener only keeps it handled.)
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = drizzleNodePg({ client: pool, schema });
   return {
     db,
