@@ -115,6 +115,20 @@ describe('answers with an LLM', () => {
     expect(result!.groups[0]!.activities[0]!.recognised).toEqual(['Rose (people)']);
   });
 
+  it('tells the model to ask when the user was out rather than search', async () => {
+    llm.reply = (_req, i) =>
+      i === 0
+        ? { toolCalls: [{ name: 'search_activities', arguments: { time_phrase: 'while I was out' } }] }
+        : { text: 'When were you out?' };
+    await ask(t, world.user, 'Anything while I was out?');
+    const [result] = toolResults(1) as (ToolResult & { instead_of_searching?: string })[];
+    expect(result!.total_matches).toBe(0);
+    expect(result!.instead_of_searching).toBe(
+      'When were you out? You can say “between 2 and 5 PM” or “this morning”.',
+    );
+    expect(llm.received[0]!.body.messages[0]!.content).toContain('never say nothing happened');
+  });
+
   it("gives the model each property's results on their own when the question names none", async () => {
     llm.reply = (_req, i) =>
       i === 0

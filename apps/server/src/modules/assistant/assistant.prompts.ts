@@ -23,6 +23,7 @@ export function systemPrompt(scope: AssistantScope): string {
   const rules = [
     'Answer only from what the tools return. Never invent events, people, vehicles, animals or names; if nothing matched, say so plainly.',
     'Use search_activities for every question about what happened, who or what was seen, or when. Pass the time as the user said it in time_phrase.',
+    'When a search result says instead_of_searching, answer with that (the time has not come yet, or ask when the user was out); never say nothing happened. When it says so_far, say "so far".',
     'Each property is its own home: never combine events of different properties in one statement unless the user asked about all of them. When results come per property, answer per property.',
     `Give times in the user's local time with a ${german ? '24-hour' : '12-hour'} clock.`,
     'Keep answers short: a sentence or two, then at most five moments, one per line.',

@@ -153,9 +153,15 @@ export function createAssistantService(deps: AssistantDeps) {
     };
   }
 
-  /** "And yesterday?" keeps what the previous question was about (not in amnesia mode: no context kept). */
+  /**
+   * "And yesterday?" keeps what the previous question was about, and so does a bare time ("between 2 and 5
+   * PM") answering "When were you out?" (not in amnesia mode: no context kept).
+   */
   async function withFollowUp(scope: AssistantScope, q: ParsedQuestion, text: string, sentAt: Date) {
-    if (scope.amnesia || q.intent !== 'search' || !FOLLOW_UP.test(text)) return q;
+    if (scope.amnesia || q.intent !== 'search') return q;
+    const followUp = FOLLOW_UP.test(text);
+    const saysTime = q.window !== undefined && !(q.window.type === 'recent' && q.window.implicit);
+    if (!followUp && !saysTime) return q;
     if (q.cameraNames || q.siteIds || q.kinds || q.memoryIds || q.allProperties) return q;
     const earlier = await repo.messagesBefore(
       scope.userId,
@@ -166,7 +172,7 @@ export function createAssistantService(deps: AssistantDeps) {
     const previous = earlier.filter((m) => m.role === 'user').at(-1);
     if (!previous) return q;
     const before = parse(scope, previous.text);
-    if (before.intent !== 'search') return q;
+    if (before.intent !== 'search' || (!followUp && before.timing !== 'ask')) return q;
     return {
       ...q,
       ...(before.cameraNames ? { cameraNames: before.cameraNames } : {}),

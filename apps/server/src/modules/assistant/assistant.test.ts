@@ -169,6 +169,15 @@ describe('chat answers', () => {
     expect(answer.source_activity_uuid_list).toEqual([carVisit]);
   });
 
+  it('asks when the user was out, and takes the time they give for the same question', async () => {
+    const asked = await ask(t, home.user, 'Any cars while I was out?');
+    expect(asked.text).toBe('When were you out? You can say “between 2 and 5 PM” or “this morning”.');
+    expect(asked.source_activity_uuid_list).toEqual([]);
+    const answer = await ask(t, home.user, 'in the last hour');
+    expect(answer.text.split('\n')[0]).toBe('I saw a car in the last hour:');
+    expect(answer.source_activity_uuid_list).toEqual([carVisit]);
+  });
+
   it('answers a German question in German', async () => {
     const answer = await ask(t, home.user, 'War in den letzten 3 Stunden jemand da?');
     expect(answer.text.split('\n')[0]).toBe('Ich habe in den letzten 3 Stunden zweimal Personen gesehen:');

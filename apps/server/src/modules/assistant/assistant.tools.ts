@@ -9,7 +9,7 @@ import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
-import { pickCited, type FoundActivity } from '../language/answer.js';
+import { pickCited, timingReply, type FoundActivity } from '../language/answer.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import type { Language, ObjectKind } from '../language/lexicon.js';
 import { kindOfLabel, OBJECT_KINDS } from '../language/lexicon.js';
@@ -115,6 +115,9 @@ export async function searchActivities(
   scope: AssistantScope,
   query: SearchQuery,
 ): Promise<SearchResult> {
+  // A window that has not begun, or one only the user knows ("while I was out"), has nothing to search.
+  if (query.timing === 'ahead' || query.timing === 'ask')
+    return { query, rows: [], found: [], total: 0, groupByProperty: false };
   const window = query.from && query.to ? { from: query.from, to: query.to } : defaultWindow(scope);
   const cameraIds = query.cameraNames?.length
     ? scope.cameras.filter((c) => query.cameraNames!.includes(c.name)).map((c) => c.id)
@@ -200,8 +203,16 @@ function resultForModel(result: SearchResult, scope: AssistantScope) {
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
   const window = result.query.window ? windowPhrase(result.query.window, 'en') : 'in the last 24 hours';
+  const { timing } = result.query;
   return {
     window,
+    // Said to the model so it never turns a window still ahead into "nothing happened".
+    ...(timing === 'so_far'
+      ? { so_far: 'The window has not ended yet: events until now. Say "so far".' }
+      : {}),
+    ...(timing === 'ahead' || timing === 'ask'
+      ? { instead_of_searching: timingReply(result.query, scope) }
+      : {}),
     from: result.query.from?.toISOString(),
     to: result.query.to?.toISOString(),
     total_matches: result.total,
@@ -292,6 +303,7 @@ export function llmTools(deps: ToolDeps): LlmTool[] {
         from: window.from,
         to: window.to,
         window: window.label,
+        ...(window.timing ? { timing: window.timing } : {}),
         ...(cams.length ? { cameraNames: cams.map((c) => c.name) } : {}),
         ...(siteIds.size ? { siteIds: [...siteIds] } : {}),
         ...(kinds.length ? { kinds } : {}),

@@ -122,7 +122,7 @@ describe('when something matched', () => {
         objects: [{ kind: 'vehicle', label: 'car', color: 'white' }],
       }),
     ];
-    const answer = composeAnswer(ask('Any cars while I was out?'), found, ctx('en'));
+    const answer = composeAnswer(ask('Any cars in the last 24 hours?'), found, ctx('en'));
     expect(answer.text).toBe(
       'I saw a car in the last 24 hours:\n• Yesterday: A white car pulled into the Driveway at 8:00 PM.',
     );
@@ -173,5 +173,74 @@ describe('when something matched', () => {
     expect(answer.text).toBe(
       "I didn't see anything in the last 24 hours.\nFrom your notes: “The plumber comes on Tuesday”",
     );
+  });
+});
+
+describe('when the window has not come, is still running, or only the user knows it', () => {
+  const askAt = (text: string, now: string, language: Language = 'en') =>
+    parseQuestion(text, { ...questionCtx, now: new Date(now), language }) as ParsedQuestion & {
+      intent: 'search';
+    };
+  const at = (now: string, language: Language) => ctx(language, { now: new Date(now) });
+  const morning = '2026-06-10T10:12:00+02:00';
+
+  it.each<[string, Language, string]>([
+    ['Who was at the door at 3 PM?', 'en', "It's only 10:12 AM — 3 PM hasn't come yet today."],
+    ['War um 15 Uhr jemand an der Haustür?', 'de', 'Es ist erst 10:12 Uhr – heute war es noch nicht 15 Uhr.'],
+    ['Anything after 8 pm?', 'en', "It's only 10:12 AM — 8 PM hasn't come yet today."],
+    ['Anything this evening?', 'en', "It's only 10:12 AM — this evening hasn't started yet."],
+    ['Was war heute Abend los?', 'de', 'Es ist erst 10:12 Uhr – der Abend hat noch nicht begonnen.'],
+    ['Any cars tonight?', 'en', "It's only 10:12 AM — tonight hasn't begun yet."],
+  ])('%s says it has not happened yet, never "nothing"', (text, language, expected) => {
+    const answer = composeAnswer(askAt(text, morning, language), [], at(morning, language));
+    expect(answer).toEqual({ text: expected, cited: [] });
+  });
+
+  it.each<[string, Language, string]>([
+    [
+      'Did anyone come to the front door this afternoon?',
+      'en',
+      "I haven't seen anyone at the Front Door this afternoon so far.",
+    ],
+    [
+      'War heute Nachmittag jemand an der Haustür?',
+      'de',
+      'Ich habe heute Nachmittag bisher niemanden an der Haustür gesehen.',
+    ],
+  ])('%s says "so far" for a window still running', (text, language, expected) => {
+    expect(composeAnswer(ask(text, language), [], ctx(language)).text).toBe(expected);
+  });
+
+  it('counts what it found so far', () => {
+    const found = [
+      activity('2025-06-11T13:00:00Z', 'Driveway', 'home'),
+      activity('2025-06-11T11:00:00Z', 'Driveway', 'home'),
+    ];
+    const answer = composeAnswer(ask('What happened this afternoon?'), found, ctx('en'));
+    expect(answer.text.split('\n')[0]).toBe('There have been two events this afternoon so far:');
+  });
+
+  it('reads "at 3" asked at 3:18 AM as 3 AM, not a false all-clear for 3 PM', () => {
+    const now = '2026-06-10T03:18:00+02:00';
+    const q = askAt('who was at the front door at 3?', now);
+    const found = [activity('2026-06-10T03:05:00+02:00', 'Front Door', 'home')];
+    expect(composeAnswer(q, found, at(now, 'en')).text).toBe(
+      "I've seen someone at the Front Door today around 3 AM so far:\n• A person walked up to the Front Door at 3:05 AM.",
+    );
+  });
+
+  it.each<[string, Language, string]>([
+    [
+      'Any cars while I was out?',
+      'en',
+      'When were you out? You can say “between 2 and 5 PM” or “this morning”.',
+    ],
+    [
+      'War jemand da, während ich weg war?',
+      'de',
+      'Wann warst du weg? Du kannst zum Beispiel „zwischen 14 und 17 Uhr“ oder „heute Vormittag“ sagen.',
+    ],
+  ])('%s asks when, with no time away known', (text, language, expected) => {
+    expect(composeAnswer(ask(text, language), [], ctx(language)).text).toBe(expected);
   });
 });

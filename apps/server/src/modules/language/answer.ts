@@ -1,9 +1,11 @@
 /**
  * The home sitter's answer to a search, written from what was found and nothing else: how often, who or
  * what, when and on which camera, citing up to five of the most relevant moments; and, when nothing
- * matched, saying so plainly ("I didn't see anyone at the Front Door today."). English and German.
+ * matched, saying so plainly ("I didn't see anyone at the Front Door today."). A window that has not begun
+ * is never answered with "nothing" ("It's only 10:12 AM — 3 PM hasn't come yet today."), one still running
+ * is answered "so far", and "while I was out" with no known time away asks when. English and German.
  */
-import { dayName, localDayNumber } from './clock.js';
+import { dayName, formatClock, localDayNumber } from './clock.js';
 import { describeActivity, type DetectedObject, type RecognisedName } from './activity-sentence.js';
 import {
   capitalise,
@@ -19,7 +21,7 @@ import {
 import { deWhere, enWhere, placeOf, siteWhere } from './places.js';
 import type { ParsedQuestion } from './question.js';
 import type { WindowLabel } from './time-phrases.js';
-import { windowPhrase } from './window-label.js';
+import { DE_PART, hourIn, windowPhrase } from './window-label.js';
 
 /** An activity the search found, with what the AI stored about it. */
 export interface FoundActivity {
@@ -115,22 +117,66 @@ function wherePhrase(q: Search, ctx: AnswerContext, siteId: string | undefined):
   return siteWhere(name, ctx.language);
 }
 
+type TimingContext = Pick<AnswerContext, 'language' | 'timezone' | 'now'>;
+
+/**
+ * The answer when there is nothing to search: a window that has not begun ("It's only 10:12 AM — 3 PM
+ * hasn't come yet today."), or "while I was out" with no known time away (asks when). Undefined otherwise.
+ */
+export function timingReply(
+  q: Pick<ParsedQuestion, 'timing' | 'window'>,
+  ctx: TimingContext,
+): string | undefined {
+  const en = ctx.language === 'en';
+  if (q.timing === 'ask')
+    return en
+      ? 'When were you out? You can say “between 2 and 5 PM” or “this morning”.'
+      : 'Wann warst du weg? Du kannst zum Beispiel „zwischen 14 und 17 Uhr“ oder „heute Vormittag“ sagen.';
+  if (q.timing !== 'ahead' || !q.window) return undefined;
+  const clock = formatClock(ctx.now, ctx.timezone, ctx.language);
+  const start = en ? `It's only ${clock} —` : `Es ist erst ${clock} Uhr –`;
+  const label = q.window;
+  if (label.type === 'day') {
+    const at = label.around ?? label.after ?? label.since;
+    if (at)
+      return en
+        ? `${start} ${hourIn(at, 'en')} hasn't come yet today.`
+        : `${start} heute war es noch nicht ${hourIn(at, 'de')}.`;
+    if (label.part)
+      return en
+        ? `${start} this ${label.part} hasn't started yet.`
+        : `${start} der ${DE_PART[label.part]} hat noch nicht begonnen.`;
+  }
+  if (label.type === 'night')
+    return en ? `${start} tonight hasn't begun yet.` : `${start} die Nacht hat noch nicht begonnen.`;
+  return en ? `${start} that time hasn't come yet.` : `${start} diese Zeit ist noch nicht gekommen.`;
+}
+
+/** The window said back; "so far" / "bisher" when it was cut at now. */
+function whenPhrase(q: Search, ctx: AnswerContext, label: WindowLabel): string {
+  const when = windowPhrase(label, ctx.language);
+  if (q.timing !== 'so_far') return when;
+  return `${when} ${ctx.language === 'en' ? 'so far' : 'bisher'}`;
+}
+
 function nothingSentence(q: Search, ctx: AnswerContext, label: WindowLabel): string {
   const en = ctx.language === 'en';
-  const when = windowPhrase(label, ctx.language);
+  const when = whenPhrase(q, ctx, label);
+  // English says a window still running in the present perfect: "I haven't seen anyone this afternoon so far."
+  const didntSee = q.timing === 'so_far' ? "I haven't seen" : "I didn't see";
   const where = wherePhrase(q, ctx, undefined);
   const tail = (parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
   const names = (q.memoryIds ?? []).map((id) => ctx.memoryNames[id]).filter((n): n is string => Boolean(n));
   if (names.length > 0) {
     const who = joinList(names, ctx.language);
     return en
-      ? `I didn't see ${tail([who, where, when])}.`
+      ? `${didntSee} ${tail([who, where, when])}.`
       : `Ich habe ${tail([who, when, 'nicht', where])} gesehen.`;
   }
   const nouns = askedNouns(q);
   if (nouns.length === 0)
     return en
-      ? `I didn't see anything ${tail([where, when])}.`
+      ? `${didntSee} anything ${tail([where, when])}.`
       : `Ich habe ${tail([when, 'nichts', where])} gesehen.`;
   const what = nouns.map(({ kind, label }) => {
     if (kind === 'person') return en ? 'anyone' : 'niemanden';
@@ -138,7 +184,7 @@ function nothingSentence(q: Search, ctx: AnswerContext, label: WindowLabel): str
     return en ? `any ${noun.en.other}` : `keine ${noun.de.other}`;
   });
   const list = en ? new Intl.ListFormat('en-US', { type: 'disjunction' }).format(what) : joinList(what, 'de');
-  return en ? `I didn't see ${tail([list, where, when])}.` : `Ich habe ${tail([when, list, where])} gesehen.`;
+  return en ? `${didntSee} ${tail([list, where, when])}.` : `Ich habe ${tail([when, list, where])} gesehen.`;
 }
 
 function headline(
@@ -150,7 +196,9 @@ function headline(
   siteId?: string,
 ) {
   const en = ctx.language === 'en';
-  const when = windowPhrase(label, ctx.language);
+  const when = whenPhrase(q, ctx, label);
+  const soFar = q.timing === 'so_far';
+  const saw = soFar ? "I've seen" : 'I saw';
   const where = wherePhrase(q, ctx, siteId);
   const tail = (parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
   const names = (q.memoryIds ?? []).map((id) => ctx.memoryNames[id]).filter((n): n is string => Boolean(n));
@@ -161,7 +209,7 @@ function headline(
     const n = seen.length === found.length ? total : seen.length || total;
     const who = joinList(names, ctx.language);
     return en
-      ? `I saw ${tail([who, where, times(n, 'en'), when])}:`
+      ? `${saw} ${tail([who, where, times(n, 'en'), when])}:`
       : `Ich habe ${tail([who, when, times(n, 'de'), where])} gesehen:`;
   }
   const nouns = askedNouns(q);
@@ -171,24 +219,25 @@ function headline(
     if (kind === 'person') {
       if (n === 1)
         return en
-          ? `I saw someone ${tail([where, when])}:`
+          ? `${saw} someone ${tail([where, when])}:`
           : `Ich habe ${tail([when, 'jemanden', where])} gesehen:`;
       return en
-        ? `I saw people ${tail([where, times(n, 'en'), when])}:`
+        ? `${saw} people ${tail([where, times(n, 'en'), when])}:`
         : `Ich habe ${tail([when, times(n, 'de'), 'Personen', where])} gesehen:`;
     }
     const noun = nounFor(kind, l);
     if (n === 1) {
       const enOne = `${enArticle(noun.en.one)} ${noun.en.one}`;
       const deOne = `${{ m: 'einen', f: 'eine', n: 'ein' }[noun.de.gender]} ${noun.de.one}`;
-      return en ? `I saw ${tail([enOne, where, when])}:` : `Ich habe ${tail([when, deOne, where])} gesehen:`;
+      return en ? `${saw} ${tail([enOne, where, when])}:` : `Ich habe ${tail([when, deOne, where])} gesehen:`;
     }
     return en
-      ? `I saw ${tail([noun.en.other, where, times(n, 'en'), when])}:`
+      ? `${saw} ${tail([noun.en.other, where, times(n, 'en'), when])}:`
       : `Ich habe ${tail([when, times(n, 'de'), noun.de.other, where])} gesehen:`;
   }
   if (en) {
-    const events = n === 1 ? 'was one event' : `were ${numberWord(n, 'en')} events`;
+    const [was, were] = soFar ? ['has been', 'have been'] : ['was', 'were'];
+    const events = n === 1 ? `${was} one event` : `${were} ${numberWord(n, 'en')} events`;
     return `There ${tail([events, where, when])}:`;
   }
   const events = n === 1 ? 'ein Ereignis' : `${numberWord(n, 'de')} Ereignisse`;
@@ -261,6 +310,8 @@ function notesLines(ctx: AnswerContext): string[] {
 /** The answer to a search, from the activities it found (newest first, as the search returns them). */
 export function composeAnswer(q: Search, found: FoundActivity[], ctx: AnswerContext): ComposedAnswer {
   const label: WindowLabel = q.window ?? { type: 'recent', amount: 24, unit: 'hour', implicit: true };
+  const instead = timingReply(q, ctx);
+  if (instead) return { text: [instead, ...notesLines(ctx)].join('\n'), cited: [] };
   if (found.length === 0) {
     const text = [capitalise(nothingSentence(q, ctx, label)), ...notesLines(ctx)].join('\n');
     return { text, cited: [] };

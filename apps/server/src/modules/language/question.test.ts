@@ -49,7 +49,7 @@ const table: [string, Language, Expected][] = [
     'Who came by this morning?',
     'en',
     {
-      from: '2025-06-11T04:00:00.000Z',
+      from: '2025-06-10T22:00:00.000Z',
       to: '2025-06-11T10:00:00.000Z',
       kinds: ['person'],
       said: 'this morning',
@@ -86,7 +86,11 @@ const table: [string, Language, Expected][] = [
     'en',
     { from: '2025-06-11T13:45:00.000Z', to: NOW.toISOString(), said: 'in the last 45 minutes' },
   ],
-  ['What did I miss while I was out?', 'en', { ...last24, said: 'in the last 24 hours' }],
+  [
+    'What did I miss while I was out?',
+    'en',
+    { from: NOW.toISOString(), to: NOW.toISOString(), timing: 'ask', said: 'while you were out' },
+  ],
   [
     'Was Rose here on Monday?',
     'en',
@@ -130,7 +134,7 @@ const table: [string, Language, Expected][] = [
   [
     'yesterday morning',
     'en',
-    { from: '2025-06-10T04:00:00.000Z', to: '2025-06-10T10:00:00.000Z', said: 'yesterday morning' },
+    { from: '2025-06-09T22:00:00.000Z', to: '2025-06-10T10:00:00.000Z', said: 'yesterday morning' },
   ],
   [
     'over the weekend',
@@ -168,7 +172,7 @@ const table: [string, Language, Expected][] = [
   [
     'heute Morgen',
     'de',
-    { from: '2025-06-11T04:00:00.000Z', to: '2025-06-11T10:00:00.000Z', said: 'heute Morgen' },
+    { from: '2025-06-10T22:00:00.000Z', to: '2025-06-11T10:00:00.000Z', said: 'heute Morgen' },
   ],
   [
     'gestern Abend',
@@ -214,7 +218,11 @@ const table: [string, Language, Expected][] = [
     'de',
     { from: '2025-06-11T13:00:00.000Z', to: NOW.toISOString(), said: 'heute nach 15 Uhr' },
   ],
-  ['während ich weg war', 'de', { ...last24, said: 'in den letzten 24 Stunden' }],
+  [
+    'während ich weg war',
+    'de',
+    { from: NOW.toISOString(), to: NOW.toISOString(), timing: 'ask', said: 'während du weg warst' },
+  ],
   // cameras, properties, kinds, memories
   [
     'Did anyone come to the front door today?',

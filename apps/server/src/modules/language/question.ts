@@ -6,7 +6,14 @@
  */
 import { fold, namePattern, nameVariants } from './fold.js';
 import type { Language, ObjectKind } from './lexicon.js';
-import { defaultWindow, guessExpiry, parseTimeWindow, type WindowLabel } from './time-phrases.js';
+import {
+  defaultWindow,
+  guessExpiry,
+  parseTimeWindow,
+  type TimeContext,
+  type WindowLabel,
+  type WindowTiming,
+} from './time-phrases.js';
 
 export interface QuestionContext {
   now: Date;
@@ -18,6 +25,8 @@ export interface QuestionContext {
   sites: { id: string; name: string }[];
   /** Memories by the names they answer to; a memory may appear once per alias. */
   memories: { uuid: string; name: string; category: 'people' | 'vehicles' | 'animals' | 'other' }[];
+  /** The user's last known time away, for "while I was out" (none known yet: the answer asks when). */
+  away?: TimeContext['away'];
 }
 
 export type Intent = 'search' | 'remember' | 'smalltalk';
@@ -29,6 +38,11 @@ export interface ParsedQuestion {
   to?: Date;
   /** How the window was asked for, to say it back. */
   window?: WindowLabel;
+  /**
+   * The window against now: `so_far` (cut at now, the answer says "so far"), `ahead` (not begun: the
+   * answer says so, never "nothing"), `ask` (only the user knows when: the answer asks). Absent: past.
+   */
+  timing?: WindowTiming;
   /** Cameras named, as the user's camera list spells them. */
   cameraNames?: string[];
   /** Properties named, directly or through a named camera. */
@@ -227,7 +241,7 @@ export function parseQuestion(text: string, ctx: QuestionContext): ParsedQuestio
     if (HELP.test(bare)) return { intent: 'smalltalk', smalltalk: 'help', allProperties: false };
   }
 
-  const { from, to, label } = window ?? defaultWindow(ctx);
+  const { from, to, label, timing } = window ?? defaultWindow(ctx);
   const siteIds = new Set<string>(sites.found);
   for (const cam of cams.found) if (cam.siteId) siteIds.add(cam.siteId);
   // Labels of a kind only narrow it when no broader word of that kind was used ("vehicles and cars").
@@ -241,6 +255,7 @@ export function parseQuestion(text: string, ctx: QuestionContext): ParsedQuestio
     from,
     to,
     window: label,
+    ...(timing ? { timing } : {}),
     ...(cams.found.length ? { cameraNames: cams.found.map((c) => c.name) } : {}),
     ...(siteIds.size ? { siteIds: [...siteIds] } : {}),
     ...(kinds.size ? { kinds: [...kinds] } : {}),

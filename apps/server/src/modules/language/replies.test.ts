@@ -21,6 +21,10 @@ describe('progress while the home sitter looks', () => {
     ['Was war heute los?', 'de', 'Ich sehe mir an, was heute passiert ist …'],
     ['gestern nach 17 Uhr', 'de', 'Ich sehe mir an, was gestern nach 17 Uhr passiert ist …'],
     ['Remember that the gate code is 1234', 'en', 'Making a note…'],
+    ['an hour ago', 'en', 'Looking through events about an hour ago…'],
+    // Nothing to look through: the window is still ahead, or the answer asks when.
+    ['anything this evening?', 'en', 'Thinking…'],
+    ['während ich weg war', 'de', 'Einen Moment …'],
   ])('%s', (text, language, expected) => {
     expect(progressText(parseQuestion(text, { ...ctx, language }), language)).toBe(expected);
   });

@@ -10,7 +10,9 @@ import { windowPhrase } from './window-label.js';
 /** "Looking through today's events…", "Ich sehe mir an, was letzte Nacht passiert ist …". */
 export function progressText(q: ParsedQuestion, language: Language): string {
   if (q.intent === 'remember') return language === 'en' ? 'Making a note…' : 'Ich notiere mir das …';
-  if (q.intent === 'smalltalk' || !q.window) return language === 'en' ? 'Thinking…' : 'Einen Moment …';
+  // Nothing to look through when the window has not begun or the answer must ask when.
+  if (q.intent === 'smalltalk' || !q.window || q.timing === 'ahead' || q.timing === 'ask')
+    return language === 'en' ? 'Thinking…' : 'Einen Moment …';
   const w = q.window;
   if (language === 'de') return `Ich sehe mir an, was ${windowPhrase(w, 'de')} passiert ist …`;
   if (w.type === 'day' && !w.part && !w.after && !w.before && !w.around) {

@@ -1,8 +1,13 @@
 /**
  * Time phrases of a question, English and German, turned into a window of the user's own day:
  * "today", "last night" (18:00 the day before until 06:00), "this morning", "yesterday after 5",
- * "gestern nach 17 Uhr", "in the last 3 hours", "in den letzten 30 Minuten", "on Monday", "last week",
- * "am 3. Juni". Works on folded text (see fold.ts). Without any phrase the caller uses the last 24 hours.
+ * "gestern nach 17 Uhr", "in the last 3 hours", "an hour ago", "in den letzten 30 Minuten", "on Monday",
+ * "last week", "am 3. Juni", "while I was out". Works on folded text (see fold.ts). Without any phrase the
+ * caller uses the last 24 hours.
+ *
+ * Times are read as people mean them (docs/assistant.md, "Time as people mean it"): a bare hour ("at 3")
+ * is the latest such hour that has passed; a window that has not begun yet is marked `ahead` (the answer
+ * says so instead of "nothing"), one that has begun but not ended is cut at now and marked `so_far`.
  */
 import { instantOnDay, localDayNumber, localHour, weekdayOfDay, zoneOrUtc } from './clock.js';
 import { numberFromWord } from './lexicon.js';
@@ -34,19 +39,38 @@ export type WindowLabel =
       /** From this time of `day` until now ("since 6 PM" asked the next morning). */
       since?: ClockTime;
     }
+  /** "tonight": the night in progress (or still ahead); "last night": the one that ended this morning. */
   | { type: 'night'; which: 'last' | 'tonight' }
   | { type: 'week'; which: 'this' | 'last' }
-  | { type: 'weekend' };
+  | { type: 'weekend' }
+  /** "an hour ago", "vor 2 Stunden", "three weeks ago": a window around then. */
+  | { type: 'ago'; amount: number; unit: 'hour' | 'week' }
+  /** "while I was out" / "während ich weg war". */
+  | { type: 'away' };
+
+/**
+ * How the window stands against now. `so_far`: it has begun but ends later ("this afternoon" at 2 PM), so
+ * it was cut at now and the answer says "so far". `ahead`: it has not begun ("this evening" at 10 AM,
+ * "at 3 PM" at 10 AM): nothing can have happened in it yet, and the answer says so. `ask`: only the user
+ * knows it ("while I was out" with no away period known): the answer asks when.
+ */
+export type WindowTiming = 'so_far' | 'ahead' | 'ask';
 
 export interface TimeWindow {
   from: Date;
   to: Date;
   label: WindowLabel;
+  timing?: WindowTiming;
 }
 
 export interface TimeContext {
   now: Date;
   timezone: string | null | undefined;
+  /**
+   * The user's last known time away (a private-mode or away period), for "while I was out". Unknown today:
+   * then the answer asks when.
+   */
+  away?: { from: Date; to: Date } | null | undefined;
 }
 
 export const DEFAULT_WINDOW_HOURS = 24;
@@ -60,8 +84,12 @@ export function defaultWindow(ctx: TimeContext): TimeWindow {
   };
 }
 
+/**
+ * Parts of a day. The morning starts at midnight: "at 3 this morning" is English, and a 5 AM visitor must
+ * not be left out of "anything this morning?" (the night from 18:00 overlaps it, which is fine).
+ */
 const PARTS: Record<DayPart, [number, number]> = {
-  morning: [6, 12],
+  morning: [0, 12],
   afternoon: [12, 18],
   evening: [18, 24],
 };
@@ -133,19 +161,19 @@ function unitOf(word: string): 'minute' | 'hour' | 'day' | 'week' {
   return 'day';
 }
 
+const UNIT_WORDS = 'minutes?|mins?|hours?|hrs?|h|days?|weeks?|minuten?|stunden?|std|tagen?|tage|wochen?';
+const MINUTES_PER = { minute: 1, hour: 60, day: 1440, week: 10_080 } as const;
+
 /** "in the last 3 hours", "past hour", "last 30 min", "in den letzten 2 Stunden", "seit 20 Minuten". */
 function recent(t: string, ctx: TimeContext): TimeWindow | undefined {
-  const unitWords = 'minutes?|mins?|hours?|hrs?|h|days?|weeks?|minuten?|stunden?|std|tagen?|tage|wochen?';
   const patterns = [
     new RegExp(
-      `\\b(?:last|past|previous)\\s+(?:(couple of|few|${NUMBER_WORD})\\s+)?(half an? hour|${unitWords})\\b`,
+      `\\b(?:last|past|previous)\\s+(?:(couple of|few|${NUMBER_WORD})\\s+)?(half an? hour|${UNIT_WORDS})\\b`,
     ),
     new RegExp(
-      `\\b(?:letzten|letzte|vergangenen|vergangene|letzter|vergangener)\\s+(?:(${NUMBER_WORD}|paar)\\s+)?(halben? stunde|${unitWords})\\b`,
+      `\\b(?:letzten|letzte|vergangenen|vergangene|letzter|vergangener)\\s+(?:(${NUMBER_WORD}|paar)\\s+)?(halben? stunde|${UNIT_WORDS})\\b`,
     ),
-    new RegExp(`\\bseit\\s+(${NUMBER_WORD}|einer|einem)\\s+(${unitWords})\\b`),
-    new RegExp(`\\b(${NUMBER_WORD})\\s+(${unitWords})\\s+ago\\b`),
-    new RegExp(`\\bvor\\s+(${NUMBER_WORD}|einer|einem)\\s+(${unitWords})\\b`),
+    new RegExp(`\\bseit\\s+(${NUMBER_WORD}|einer|einem)\\s+(${UNIT_WORDS})\\b`),
   ];
   for (const re of patterns) {
     const m = re.exec(t);
@@ -167,8 +195,7 @@ function recent(t: string, ctx: TimeContext): TimeWindow | undefined {
       const amount = m[1] === 'couple of' ? 2 : m[1] === 'few' || m[1] === 'paar' ? 3 : (amountOf(m[1]) ?? 1);
       if (amount <= 0) continue;
       const unit = unitOf(unitWord);
-      const perUnit = { minute: 1, hour: 60, day: 1440, week: 10_080 }[unit];
-      minutes = amount * perUnit;
+      minutes = amount * MINUTES_PER[unit];
       label =
         unit === 'week'
           ? { type: 'recent', amount: amount * 7, unit: 'day' }
@@ -177,6 +204,94 @@ function recent(t: string, ctx: TimeContext): TimeWindow | undefined {
     return { from: new Date(ctx.now.getTime() - minutes * 60_000), to: ctx.now, label };
   }
   return undefined;
+}
+
+/** The last `minutes` up to now, said in the largest whole unit ("in the last hour", "in the last 20 minutes"). */
+function lastMinutes(minutes: number, ctx: TimeContext): TimeWindow {
+  const label: WindowLabel =
+    minutes % 60 === 0
+      ? { type: 'recent', amount: minutes / 60, unit: 'hour' }
+      : { type: 'recent', amount: minutes, unit: 'minute' };
+  return { from: new Date(ctx.now.getTime() - minutes * 60_000), to: ctx.now, label };
+}
+
+/**
+ * "an hour ago", "half an hour ago", "a few minutes ago", "3 days ago", "vor einer Stunde", "vor ein paar
+ * Minuten", "just now". A moment that recent is searched up to now (what came after it matters too); an
+ * hour or more back, half an hour either side of it; days back, that whole day; weeks back, that week.
+ */
+function ago(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
+  if (/\b(just now|right now|gerade eben|eben gerade|grad eben)\b/.test(t)) return lastMinutes(15, ctx);
+  const vague = 'a few|a couple of|couple of|few|ein paar|paar|wenigen|einigen';
+  const m =
+    new RegExp(`\\b(half an?|${vague}|${NUMBER_WORD})\\s+(${UNIT_WORDS})\\s+ago\\b`).exec(t) ??
+    new RegExp(
+      `\\bvor\\s+(einer halben|einem halben|${vague}|${NUMBER_WORD}|einer|einem)\\s+(${UNIT_WORDS})\\b`,
+    ).exec(t);
+  if (!m) return undefined;
+  const [, amountWord = '', unitWord = ''] = m;
+  const unit = unitOf(unitWord);
+  if (/^(half|einer halben|einem halben)/.test(amountWord)) return lastMinutes(60, ctx);
+  if (new RegExp(`^(${vague})$`).test(amountWord)) {
+    // "a few minutes ago" is the last quarter of an hour; "a couple of hours ago" the last three hours.
+    if (unit === 'minute') return lastMinutes(15, ctx);
+    const amount = /couple/.test(amountWord) ? 3 : 4;
+    const label: WindowLabel =
+      unit === 'hour'
+        ? { type: 'recent', amount, unit: 'hour' }
+        : { type: 'recent', amount: unit === 'week' ? amount * 7 : amount, unit: 'day' };
+    const minutes = amount * MINUTES_PER[unit];
+    return { from: new Date(ctx.now.getTime() - minutes * 60_000), to: ctx.now, label };
+  }
+  const amount = amountOf(amountWord) ?? 1;
+  if (amount <= 0) return undefined;
+  const zone = zoneOrUtc(ctx.timezone);
+  if (unit === 'day') {
+    const day = today - amount;
+    return {
+      from: instantOnDay(day, 0, 0, zone),
+      to: instantOnDay(day + 1, 0, 0, zone),
+      label: { type: 'day', day: dayRefOf(day, today) },
+    };
+  }
+  if (unit === 'week') {
+    const monday = mondayOf(today - 7 * amount);
+    return {
+      from: instantOnDay(monday, 0, 0, zone),
+      to: instantOnDay(monday + 7, 0, 0, zone),
+      label: amount === 1 ? { type: 'week', which: 'last' } : { type: 'ago', amount, unit: 'week' },
+    };
+  }
+  const minutes = amount * MINUTES_PER[unit];
+  if (minutes < 60) return lastMinutes(Math.max(2 * minutes, 15), ctx);
+  // Hours back are counted on the clock, not the wall: "an hour ago" across a DST change is still 60 minutes.
+  const centre = ctx.now.getTime() - minutes * 60_000;
+  return {
+    from: new Date(centre - 30 * 60_000),
+    to: new Date(centre + 30 * 60_000),
+    label: { type: 'ago', amount: minutes / 60, unit: 'hour' },
+  };
+}
+
+const mondayOf = (day: number) => day - ((weekdayOfDay(day) + 6) % 7);
+
+/** How a past day is spoken of: "yesterday", "the day before yesterday", "on Monday" this past week, a date. */
+function dayRefOf(day: number, today: number): DayRef {
+  if (day === today) return { type: 'today' };
+  if (day === today - 1) return { type: 'yesterday' };
+  if (day === today - 2) return { type: 'day_before_yesterday' };
+  if (today - day < 7) return { type: 'weekday', weekday: weekdayOfDay(day) };
+  return { type: 'date', date: new Date(day * 86_400_000).toISOString().slice(0, 10) };
+}
+
+/**
+ * A window as asked, against now: wholly ahead (empty, `ahead`), begun but not ended (cut at now,
+ * `so_far` unless `open`: "today" and "this week" mean "until now" anyway), or wholly past.
+ */
+function against(from: Date, end: Date, label: WindowLabel, now: Date, open = false): TimeWindow {
+  if (from.getTime() > now.getTime()) return { from, to: from, label, timing: 'ahead' };
+  if (end.getTime() > now.getTime()) return { from, to: now, label, ...(open ? {} : { timing: 'so_far' }) };
+  return { from, to: end, label };
 }
 
 interface DayMatch {
@@ -246,38 +361,87 @@ function partOf(t: string): DayPart | undefined {
   return undefined;
 }
 
-/** An hour as the user meant it: "5" after work is 17:00, "17 Uhr" is 17:00, "5 am" is 05:00. */
+/** An hour as written; `bare` when nothing says which half of the day ("at 3", "um 3", "3 o'clock"). */
+interface HourReading extends ClockTime {
+  bare?: true;
+}
+
+/** An hour as the user wrote it: "5 pm" is 17:00, "17 Uhr" is 17:00, "5 am" is 05:00, "5" is bare. */
 function hourOf(
   hourText: string,
   minuteText: string | undefined,
   suffix: string | undefined,
   part: DayPart | undefined,
-): ClockTime | undefined {
+): HourReading | undefined {
   let hour = Number(hourText);
   const minute = minuteText ? Number(minuteText) : 0;
   if (hour > 24 || minute > 59) return undefined;
   const s = (suffix ?? '').replace(/\./g, '').trim();
   if (s === 'pm' || /abends|nachmittags/.test(s)) {
     if (hour < 12) hour += 12;
-  } else if (s === 'am' || /morgens|fruh|vormittags/.test(s)) {
+  } else if (s === 'am' || /morgens|fruh|vormittags|nachts/.test(s)) {
     if (hour === 12) hour = 0;
-  } else if (s === 'uhr') {
+  } else if (part) {
     if (hour < 12 && (part === 'afternoon' || part === 'evening')) hour += 12;
-  } else if (hour <= 12) {
-    // No am/pm: a day part decides; otherwise 1–6 read as afternoon/evening, 7–11 as morning.
-    if (part === 'afternoon' || part === 'evening') hour = hour === 12 ? 12 : hour + 12;
-    else if (part !== 'morning' && hour >= 1 && hour <= 6) hour += 12;
+  } else if (s === 'uhr' ? hour >= 1 && hour <= 11 : hour >= 1 && hour <= 12) {
+    // "um 3 Uhr" is as open as "at 3"; "12 Uhr" is noon, "15 Uhr" and "at 15" are what they say.
+    return { hour, minute, bare: true };
   }
   return { hour, minute };
 }
 
+/** A bare hour on a day other than today: 1–6 read as afternoon or evening, 7–12 as they are. */
+function usualHalf(c: HourReading): ClockTime {
+  return { hour: c.bare && c.hour <= 6 ? c.hour + 12 : c.hour, minute: c.minute };
+}
+
+/** Both readings of a bare hour: 3 is 03:00 and 15:00, 12 is midnight and noon. */
+const readings = (c: ClockTime): ClockTime[] => [
+  { hour: c.hour % 12, minute: c.minute },
+  { hour: (c.hour % 12) + 12, minute: c.minute },
+];
+
+/** The latest reading of a bare hour that has already come, on one of `days` (today, maybe yesterday). */
+function latestPassed(
+  c: ClockTime,
+  days: number[],
+  zone: string,
+  now: Date,
+): { day: number; time: ClockTime } | undefined {
+  let best: { day: number; time: ClockTime; at: number } | undefined;
+  for (const day of days)
+    for (const time of readings(c)) {
+      const at = instantOnDay(day, time.hour, time.minute, zone).getTime();
+      if (at <= now.getTime() && (!best || at > best.at)) best = { day, time, at };
+    }
+  return best;
+}
+
+/** The reading of a bare hour nearest to now ("before 5" at 4 PM is 5 PM, at 3 AM it is 5 AM). */
+function nearest(c: ClockTime, day: number, zone: string, now: Date): ClockTime {
+  const distance = (r: ClockTime) =>
+    Math.abs(instantOnDay(day, r.hour, r.minute, zone).getTime() - now.getTime());
+  const [a, b] = readings(c) as [ClockTime, ClockTime];
+  return distance(a) <= distance(b) ? a : b;
+}
+
+/** The end of "between 10 and 2": a bare end hour is the first reading after the start. */
+function endAfter(start: ClockTime, end: HourReading): ClockTime {
+  if (!end.bare) return end;
+  let hour = end.hour % 12;
+  while (hour * 60 + end.minute <= start.hour * 60 + start.minute && hour + 12 <= 24) hour += 12;
+  return { hour, minute: end.minute };
+}
+
 const HOUR =
-  '(\\d{1,2})(?::(\\d{2}))?\\s*(a\\.?m\\.?|p\\.?m\\.?|uhr(?:\\s+(?:abends|nachmittags|morgens|fruh|vormittags))?)?';
+  '(\\d{1,2})(?::(\\d{2}))?\\s*(a\\.?m\\.?|p\\.?m\\.?|o ?clock|uhr(?:\\s+(?:abends|nachmittags|morgens|fruh|vormittags|nachts))?)?';
 
 interface HourConstraint {
-  after?: ClockTime;
-  before?: ClockTime;
-  around?: ClockTime;
+  /** "since" / "seit": the start stands alone, up to now ("since 6 PM" asked at 10 AM is yesterday's). */
+  since?: true;
+  after?: HourReading;
+  before?: HourReading;
+  around?: HourReading;
 }
 
 function hoursOf(t: string, part: DayPart | undefined): HourConstraint | undefined {
@@ -302,6 +466,7 @@ function hoursOf(t: string, part: DayPart | undefined): HourConstraint | undefin
     const c = hourOf(after[1]!, after[2], after[3], part);
     if (c) out.after = c;
   } else if (afterWord) out.after = noonWord(afterWord[1]!);
+  if (out.after && /^(since|seit)\b/.test((after ?? afterWord)?.[0] ?? '')) out.since = true;
   if (before) {
     const c = hourOf(before[1]!, before[2], before[3], part);
     if (c) out.before = c;
@@ -314,28 +479,32 @@ function hoursOf(t: string, part: DayPart | undefined): HourConstraint | undefin
   return out.after || out.before || out.around ? out : undefined;
 }
 
+/**
+ * A night runs 18:00 to 06:00. Between midnight and 6 AM either word means the night in progress, so far.
+ * Later, "last night" is the one that ended this morning (also at 11 PM, when another has begun) and
+ * "tonight" the one that starts (or started) at 18:00 today. German "heute Nacht" before 18:00 is the night
+ * just over ("War heute Nacht jemand da?"), as Germans say it.
+ */
 function nightOf(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
   const zone = zoneOrUtc(ctx.timezone);
   const hourNow = localHour(ctx.now, zone);
-  const last =
-    /\b(last night|overnight|letzte nacht|vergangene nacht|in der nacht|nachts|during the night)\b/.test(t) ||
-    (/\b(heute nacht|diese nacht|tonight)\b/.test(t) && hourNow < 12);
-  const tonight = /\b(heute nacht|diese nacht|tonight)\b/.test(t);
-  if (!last && !tonight) return undefined;
-  // The night before today runs 18:00 yesterday to 06:00 today; "tonight" asked in the evening is today's.
-  const start = last ? today - 1 : today;
+  const lastWords =
+    /\b(last night|yesterday night|overnight|during the night|letzte nacht|vergangene nacht|gestern nacht|in der nacht|nachts)\b/.test(
+      t,
+    );
+  const tonightEn = /\btonight\b/.test(t);
+  const tonightDe = /\b(heute nacht|diese nacht)\b/.test(t);
+  if (!lastWords && !tonightEn && !tonightDe) return undefined;
+  const start = hourNow < 6 || lastWords || (tonightDe && hourNow < 18) ? today - 1 : today;
   const from = instantOnDay(start, 18, 0, zone);
-  const to = instantOnDay(start, 30, 0, zone);
-  return {
-    from,
-    to: new Date(Math.max(from.getTime(), Math.min(to.getTime(), ctx.now.getTime()))),
-    label: { type: 'night', which: last ? 'last' : 'tonight' },
-  };
+  const end = instantOnDay(start, 30, 0, zone);
+  const which = start === today || end.getTime() > ctx.now.getTime() ? 'tonight' : 'last';
+  return against(from, end, { type: 'night', which }, ctx.now);
 }
 
 function weekOf(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
   const zone = zoneOrUtc(ctx.timezone);
-  const monday = today - ((weekdayOfDay(today) + 6) % 7);
+  const monday = mondayOf(today);
   if (/\b(this week|diese woche|dieser woche)\b/.test(t))
     return { from: instantOnDay(monday, 0, 0, zone), to: ctx.now, label: { type: 'week', which: 'this' } };
   if (/\b(last week|letzte woche|vergangene woche|letzten woche|vorige woche)\b/.test(t))
@@ -348,75 +517,128 @@ function weekOf(t: string, ctx: TimeContext, today: number): TimeWindow | undefi
     // The most recent weekend: this one while it lasts, else the one before.
     const back = (weekdayOfDay(today) - 6 + 7) % 7;
     const saturday = weekdayOfDay(today) === 0 ? today - 1 : today - back;
-    const to = instantOnDay(saturday + 2, 0, 0, zone);
-    return {
-      from: instantOnDay(saturday, 0, 0, zone),
-      to: to.getTime() > ctx.now.getTime() ? ctx.now : to,
-      label: { type: 'weekend' },
-    };
+    return against(
+      instantOnDay(saturday, 0, 0, zone),
+      instantOnDay(saturday + 2, 0, 0, zone),
+      { type: 'weekend' },
+      ctx.now,
+    );
   }
   return undefined;
 }
 
-/** The window a folded question names, or undefined when it names none. */
-export function parseTimeWindow(folded: string, ctx: TimeContext): TimeWindow | undefined {
-  // "24h" reads as "24 h"; "Sonnabend" (Saturday) must not read as an evening.
-  const t = folded.replace(/(\d)(h|hrs?|mins?|std)\b/g, '$1 $2').replace(/sonnabend/g, 'samstag');
+/** A day, a part of it and hours: "yesterday after 5", "this morning", "at 3", "am Montagabend". */
+function dayWindow(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
   const zone = zoneOrUtc(ctx.timezone);
-  const today = localDayNumber(ctx.now, zone);
-  const recentWindow = recent(t, ctx);
-  if (recentWindow) return recentWindow;
-  const night = nightOf(t, ctx, today);
-  if (night) return night;
-  const week = weekOf(t, ctx, today);
-  if (week) return week;
-
+  const now = ctx.now;
   const dayMatch = dayOf(t, today);
   const part = partOf(t);
   const hours = hoursOf(t, part);
   if (!dayMatch && !part && !hours) return undefined;
 
   let dayNumber = dayMatch?.dayNumber ?? today;
-  const day = dayMatch?.day ?? { type: 'today' as const };
-  let [startHour, endHour] = part ? PARTS[part] : [0, 24];
-  let startMinute = 0;
-  let endMinute = 0;
-  if (hours?.after) {
-    startHour = hours.after.hour;
-    startMinute = hours.after.minute;
+  let after: ClockTime | undefined = hours?.after;
+  let before: ClockTime | undefined = hours?.before;
+  let around: ClockTime | undefined = hours?.around;
+  if (dayNumber !== today) {
+    if (hours?.after) after = usualHalf(hours.after);
+    if (hours?.around) around = usualHalf(hours.around);
+    if (hours?.before) before = after ? endAfter(after, hours.before) : usualHalf(hours.before);
+  } else {
+    // Today (or no day named): a bare hour is the latest such hour that has passed, yesterday's if none
+    // has yet today and no day was named ("at 11" asked at 00:30 is 11 PM yesterday).
+    const anchor = hours?.after ?? hours?.around;
+    if (anchor?.bare) {
+      const found = latestPassed(anchor, dayMatch ? [today] : [today, today - 1], zone, now) ?? {
+        day: today,
+        time: readings(anchor)[0]!,
+      };
+      dayNumber = found.day;
+      if (hours?.after) after = found.time;
+      else around = found.time;
+    }
+    if (after && hours?.before) before = endAfter(after, hours.before);
+    else if (hours?.before?.bare) before = nearest(hours.before, today, zone, now);
   }
-  if (hours?.before) {
-    endHour = hours.before.hour;
-    endMinute = hours.before.minute;
-  }
-  if (hours?.around) {
-    const centre = hours.around.hour * 60 + hours.around.minute;
-    startHour = 0;
-    startMinute = centre - 60;
-    endHour = 0;
-    endMinute = centre + 60;
-  }
-  // "since 6 pm" asked at 10 am means yesterday's 6 pm, until now.
-  const sinceYesterday =
-    !dayMatch &&
-    !part &&
-    hours?.after !== undefined &&
-    !hours.before &&
-    instantOnDay(dayNumber, startHour, startMinute, zone).getTime() > ctx.now.getTime();
-  if (sinceYesterday) dayNumber -= 1;
-  const from = instantOnDay(dayNumber, startHour, startMinute, zone);
-  const end = sinceYesterday ? ctx.now : instantOnDay(dayNumber, endHour, endMinute, zone);
-  const label: WindowLabel = {
-    type: 'day',
-    day: dayNumber === today ? { type: 'today' } : dayNumber === today - 1 ? { type: 'yesterday' } : day,
-    ...(part ? { part } : {}),
-    ...(hours?.after ? (sinceYesterday ? { since: hours.after } : { after: hours.after }) : {}),
-    ...(hours?.before ? { before: hours.before } : {}),
-    ...(hours?.around ? { around: hours.around } : {}),
+
+  const build = (day: number): TimeWindow => {
+    let [startHour, endHour] = part ? PARTS[part] : [0, 24];
+    let startMinute = 0;
+    let endMinute = 0;
+    if (after) [startHour, startMinute] = [after.hour, after.minute];
+    if (before) [endHour, endMinute] = [before.hour, before.minute];
+    // "since 6 pm" asked at 10 am means yesterday's 6 pm, until now; so does "after 11" asked at 00:30
+    // (a bare hour gone back to yesterday). "after 8 pm" asked at 10 am is still ahead.
+    const since =
+      !dayMatch &&
+      !part &&
+      after !== undefined &&
+      !before &&
+      (day < today ||
+        (hours?.since === true && instantOnDay(day, startHour, startMinute, zone).getTime() > now.getTime()));
+    if (since && day === today) day -= 1;
+    let from = instantOnDay(day, startHour, startMinute, zone);
+    let end = since ? now : instantOnDay(day, endHour, endMinute, zone);
+    if (around) {
+      // An hour either side, counted on the clock: on the spring-forward day "at 2" is the jump itself.
+      const centre = instantOnDay(day, around.hour, around.minute, zone).getTime();
+      from = new Date(centre - 3_600_000);
+      end = new Date(centre + 3_600_000);
+    }
+    const dayRef: DayRef =
+      day === today
+        ? { type: 'today' }
+        : day === today - 1
+          ? { type: 'yesterday' }
+          : (dayMatch?.day ?? dayRefOf(day, today));
+    const label: WindowLabel = {
+      type: 'day',
+      day: dayRef,
+      ...(part ? { part } : {}),
+      ...(after ? (since ? { since: after } : { after }) : {}),
+      ...(before ? { before } : {}),
+      ...(around ? { around } : {}),
+    };
+    // A whole day, or "since …", means "until now" anyway; a part or hours of it end at a fixed time.
+    const open = since || (!part && !after && !before && !around);
+    return against(from, end, label, now, open);
   };
-  // A window still ahead ("this evening" asked at 4 PM) is empty rather than reversed.
-  const to = new Date(Math.max(from.getTime(), Math.min(end.getTime(), ctx.now.getTime())));
-  return { from, to, label };
+
+  const window = build(dayNumber);
+  // A weekday never points ahead: "Monday evening" asked on Monday morning is last Monday's.
+  if (window.timing === 'ahead' && dayMatch?.day.type === 'weekday') return build(dayNumber - 7);
+  return window;
+}
+
+const AWAY = new RegExp(
+  '\\b(?:while|when|whilst)\\s+(?:i|we|im)\\s+(?:(?:was|were|am|are|have been|ve been|had been)\\s+)?' +
+    '(?:out|away|gone|not (?:at )?home|at work|on (?:holiday|vacation)|travell?ing)\\b|\\bsince i left\\b|' +
+    '\\b(?:wahrend|als|solange)\\s+(?:ich|wir)\\s+(?:weg|unterwegs|aus dem haus|nicht (?:zu ?hause|daheim|da)|' +
+    'im urlaub|verreist|bei der arbeit|auf der arbeit|arbeiten)\\b|\\bseit ich (?:weg|los) bin\\b',
+);
+
+/** "while I was out": the last away period when one is known, else a question back ("When were you out?"). */
+function awayWindow(ctx: TimeContext): TimeWindow {
+  const away = ctx.away;
+  if (away && away.from.getTime() < away.to.getTime() && away.from.getTime() <= ctx.now.getTime())
+    return against(away.from, away.to, { type: 'away' }, ctx.now);
+  return { from: ctx.now, to: ctx.now, label: { type: 'away' }, timing: 'ask' };
+}
+
+/** The window a folded question names, or undefined when it names none. */
+export function parseTimeWindow(folded: string, ctx: TimeContext): TimeWindow | undefined {
+  // "24h" reads as "24 h"; "Sonnabend" (Saturday) must not read as an evening.
+  const t = folded.replace(/(\d)(h|hrs?|mins?|std)\b/g, '$1 $2').replace(/sonnabend/g, 'samstag');
+  const today = localDayNumber(ctx.now, zoneOrUtc(ctx.timezone));
+  // A time said outright wins over "while I was out" ("while I was out this afternoon").
+  const said =
+    recent(t, ctx) ??
+    ago(t, ctx, today) ??
+    nightOf(t, ctx, today) ??
+    weekOf(t, ctx, today) ??
+    dayWindow(t, ctx, today);
+  if (said) return said;
+  return AWAY.test(t) ? awayWindow(ctx) : undefined;
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
  * A searched window said back the way it was asked: "today", "last night", "yesterday after 5 PM",
- * "in the last 3 hours", "am Montagabend", "gestern nach 17 Uhr".
+ * "in the last 3 hours", "about an hour ago", "am Montagabend", "gestern nach 17 Uhr".
  */
 import { formatDayDate, formatHour, weekdayName } from './clock.js';
 import type { Language } from './lexicon.js';
 import type { ClockTime, DayPart, DayRef, WindowLabel } from './time-phrases.js';
 
 const EN_PART: Record<DayPart, string> = { morning: 'morning', afternoon: 'afternoon', evening: 'evening' };
-const DE_PART: Record<DayPart, string> = { morning: 'Morgen', afternoon: 'Nachmittag', evening: 'Abend' };
+export const DE_PART: Record<DayPart, string> = {
+  morning: 'Morgen',
+  afternoon: 'Nachmittag',
+  evening: 'Abend',
+};
 const DE_PART_ADVERB: Record<DayPart, string> = {
   morning: 'morgens',
   afternoon: 'nachmittags',
@@ -49,8 +53,9 @@ function deDay(day: DayRef, part: DayPart | undefined): string {
   }
 }
 
-function hourIn(c: ClockTime, language: Language): string {
-  if (c.hour === 24 && c.minute === 0) return language === 'en' ? 'midnight' : 'Mitternacht';
+/** "5 PM", "17 Uhr", "midnight". */
+export function hourIn(c: ClockTime, language: Language): string {
+  if (c.hour % 24 === 0 && c.minute === 0) return language === 'en' ? 'midnight' : 'Mitternacht';
   return formatHour(c.hour % 24, c.minute, language);
 }
 
@@ -83,6 +88,17 @@ export function windowPhrase(label: WindowLabel, language: Language): string {
       return en ? 'last week' : 'letzte Woche';
     case 'weekend':
       return en ? 'over the weekend' : 'am Wochenende';
+    case 'ago': {
+      const { amount, unit } = label;
+      if (en)
+        return amount === 1
+          ? `about ${unit === 'hour' ? 'an' : 'a'} ${unit} ago`
+          : `about ${amount} ${unit}s ago`;
+      if (unit === 'hour') return amount === 1 ? 'vor etwa einer Stunde' : `vor etwa ${amount} Stunden`;
+      return amount === 1 ? 'vor etwa einer Woche' : `vor etwa ${amount} Wochen`;
+    }
+    case 'away':
+      return en ? 'while you were out' : 'während du weg warst';
     case 'day': {
       const base = en ? enDay(label.day, label.part) : deDay(label.day, label.part);
       const { after, before, around, since } = label;
