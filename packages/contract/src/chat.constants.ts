@@ -23,6 +23,8 @@ export const REALTIME_EVENTS = {
   receiveProgressUpdate: 'ReceiveProgressUpdate',
   activityCreated: 'ActivityCreated',
   camerasChanged: 'CamerasChanged',
+  /** Highlights of a day were written or rewritten: refetch that day's summaries. */
+  summariesUpdated: 'SummariesUpdated',
 } as const;
 export type RealtimeEventName = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];
 

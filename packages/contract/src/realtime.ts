@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLineText } from './common.js';
 import { cameraConfigurationErrorCodeSchema } from './cameras.js';
 import { chatMessageSchema } from './chat.js';
-import type { RealtimeEventName } from './chat.constants.js';
+import { ACTIVITY_SUMMARY_PERIODS, type RealtimeEventName } from './chat.constants.js';
 
 /** POST /api/realtime/negotiate: where the hub is and a short-lived token for this user only. */
 export const realtimeNegotiateResponseSchema = z.object({
@@ -47,6 +47,13 @@ export const camerasChangedEventSchema = z.object({
 });
 export type CamerasChangedEvent = z.infer<typeof camerasChangedEventSchema>;
 
+/** Summaries of one of the user's days (YYYY-MM-DD in the profile's time zone) were written or rewritten. */
+export const summariesUpdatedEventSchema = z.object({
+  period: z.enum(ACTIVITY_SUMMARY_PERIODS),
+  date: z.string(),
+});
+export type SummariesUpdatedEvent = z.infer<typeof summariesUpdatedEventSchema>;
+
 /**
  * Every server event of the hub and its payload: the client-facing event map (DESIGN.md 5). One entry for
  * each name in `REALTIME_EVENTS` and no other, so a client that listens by name gets the payload's type.
@@ -58,6 +65,7 @@ export const realtimeEventSchemas = {
   ReceiveProgressUpdate: progressUpdateSchema,
   ActivityCreated: activityCreatedEventSchema,
   CamerasChanged: camerasChangedEventSchema,
+  SummariesUpdated: summariesUpdatedEventSchema,
 } as const satisfies Record<RealtimeEventName, z.ZodType>;
 export type RealtimeEvents = {
   [K in keyof typeof realtimeEventSchemas]: z.infer<(typeof realtimeEventSchemas)[K]>;

@@ -1,8 +1,12 @@
 import type { Jobs } from '../../platform/jobs.js';
+import type { HighlightsRefresh } from './highlights.refresh.js';
 import type { HighlightsWriter } from './highlights.writer.js';
 
-export async function registerHighlightsWorkers(jobs: Jobs, deps: { writer: HighlightsWriter }) {
-  const { writer } = deps;
+export async function registerHighlightsWorkers(
+  jobs: Jobs,
+  deps: { writer: HighlightsWriter; refresh: Pick<HighlightsRefresh, 'started'> },
+) {
+  const { writer, refresh } = deps;
   // `at` pins the run's clock (backfills, tests); without it the run is for now.
   const clock = (at: string | undefined) => (at ? new Date(at) : undefined);
   await jobs.work(
@@ -15,6 +19,10 @@ export async function registerHighlightsWorkers(jobs: Jobs, deps: { writer: High
     { concurrency: 1 },
     async ({ at }) => void (await writer.daily(clock(at))),
   );
+  await jobs.work('highlights.refresh', { concurrency: 2 }, async ({ userId, since, at }) => {
+    refresh.started(userId);
+    await writer.refresh(userId, new Date(since), clock(at));
+  });
 }
 
 /** The schedules, in UTC: every hour, each user's own local hours and days are worked out per user. */

@@ -5,6 +5,7 @@ import type { MediaApi } from '../media/media.module.js';
 import { createSignedUrlCache } from '../media/media.module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { registerHighlightsWorkers, scheduleHighlightsJobs } from './highlights.jobs.js';
+import { createHighlightsRefresh } from './highlights.refresh.js';
 import { createHighlightsRepository } from './highlights.repository.js';
 import { registerHighlightsRoutes } from './highlights.routes.js';
 import { createHighlightsService } from './highlights.service.js';
@@ -17,9 +18,12 @@ export interface HighlightsNeeds {
   llm: Llm | undefined;
 }
 
-/** Hourly and daily highlights of each property (written by jobs at :05 and :10), and their API. */
+/**
+ * Hourly and daily highlights of each property (written by jobs at :05 and :10, and today's again soon after
+ * each new activity), and their API. Each write is announced (`summary.ready`) so open apps refetch the day.
+ */
 export function createHighlightsModule(context: ModuleContext, needs: HighlightsNeeds) {
-  const { config, log, storage } = context;
+  const { config, events, log, storage } = context;
   const { signer } = needs.media;
   const repo = createHighlightsRepository(context.database.db);
   const signed = (sign: (key: string, ttl: number) => Promise<string> | string) =>
@@ -36,12 +40,19 @@ export function createHighlightsModule(context: ModuleContext, needs: Highlights
     repo,
     log,
     summarizer: needs.llm && createLlmSummarizer({ llm: needs.llm, log }),
+    onWritten: (written) => events.emit('summary.ready', written),
   });
+  const refresh = createHighlightsRefresh({
+    jobs: context.jobs,
+    log,
+    delaySeconds: config.HIGHLIGHTS_REFRESH_DELAY_SECONDS,
+  });
+  events.on('activity.created', ({ userId }) => refresh.request(userId));
   return {
     /** The jobs' work, for in-process callers (tests, backfills). */
     api: writer,
     routes: (app, { guards }) => registerHighlightsRoutes(app, { highlights, guards }),
-    workers: (jobs) => registerHighlightsWorkers(jobs, { writer }),
+    workers: (jobs) => registerHighlightsWorkers(jobs, { writer, refresh }),
     schedule: scheduleHighlightsJobs,
   } satisfies AppModule<unknown>;
 }

@@ -115,6 +115,15 @@ export function createHighlightsRepository(db: Db) {
         );
     },
 
+    /** One owner, as `ownersWithActivity` answers them; none for an unknown user or one in amnesia mode. */
+    async owner(userId: string): Promise<SummaryOwner | undefined> {
+      const [row] = await db
+        .select({ id: users.id, timezone: users.timezone, preferredLanguage: users.preferredLanguage })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.isAmnesiaModeEnabled, false)));
+      return row;
+    },
+
     /** The user's activities in [from, to), oldest first. */
     activitiesBetween(userId: string, from: Date, to: Date): Promise<SummarisedActivity[]> {
       return db

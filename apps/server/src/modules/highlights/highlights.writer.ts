@@ -28,6 +28,15 @@ export interface HighlightsWriterDeps {
   /** With an LLM: rewrites each text from the same facts; the composer's text stands when it cannot. */
   summarizer?: Pick<LlmSummarizer, 'rewrite'> | undefined;
   now?: () => Date;
+  /** Told after each period is written (the realtime hub tells the user's open apps to refetch that day). */
+  onWritten?: (written: SummaryWritten) => Promise<void> | void;
+}
+
+/** Summaries of one user's period were written or rewritten; `date` is the user's day the period starts on. */
+export interface SummaryWritten {
+  userId: string;
+  period: 'hourly' | 'daily';
+  date: string;
 }
 
 /** How much an activity is worth a mention: someone known, then people, vehicles, animals; motion is not. */
@@ -186,7 +195,15 @@ export function createHighlightsWriter(deps: HighlightsWriterDeps) {
       }
     }
     await repo.replacePeriod(owner.id, period, periodStart, summaries);
+    await deps.onWritten?.({ userId: owner.id, period, date: localDate(periodStart, owner.timezone) });
     return summaries.length;
+  }
+
+  /** The owner's daily summary of the local day `at` is in (so far, or in full once it has ended). */
+  function writeDay(owner: SummaryOwner, day: Date, at: Date): Promise<number> {
+    const zone = zoneOrUtc(owner.timezone);
+    const { start, end } = dayWindow(localDate(day, zone), zone);
+    return writePeriod(owner, 'daily', start, end, at);
   }
 
   /** [start, end) of the complete local hour `back` hours before the one `at` is in. */
@@ -225,13 +242,26 @@ export function createHighlightsWriter(deps: HighlightsWriterDeps) {
       for (const owner of owners) {
         const zone = zoneOrUtc(owner.timezone);
         const today = dayWindow(localDate(at, zone), zone);
-        written += await writePeriod(owner, 'daily', today.start, today.end, at);
-        if (at.getTime() - today.start.getTime() < FINISH_YESTERDAY_HOURS * HOUR_MS) {
-          const yesterday = dayWindow(localDate(new Date(today.start.getTime() - 1), zone), zone);
-          written += await writePeriod(owner, 'daily', yesterday.start, yesterday.end, at);
-        }
+        written += await writeDay(owner, at, at);
+        if (at.getTime() - today.start.getTime() < FINISH_YESTERDAY_HOURS * HOUR_MS)
+          written += await writeDay(owner, new Date(today.start.getTime() - 1), at);
       }
       log.debug({ owners: owners.length, written }, 'daily highlights written');
+      return written;
+    },
+
+    /**
+     * One user's daily summary of today so far, soon after a new activity (`highlights.refresh`); with
+     * `since` on the day before (an activity just before midnight), that day is rewritten in full too.
+     */
+    async refresh(userId: string, since: Date, at: Date = now()): Promise<number> {
+      const owner = await repo.owner(userId);
+      if (!owner) return 0;
+      let written = 0;
+      if (localDate(since, owner.timezone) !== localDate(at, owner.timezone))
+        written += await writeDay(owner, since, at);
+      written += await writeDay(owner, at, at);
+      log.debug({ userId, written }, "today's highlights refreshed");
       return written;
     },
   };

@@ -51,6 +51,11 @@ export async function createRealtimeService(deps: RealtimeServiceDeps) {
     ),
   );
 
+  // Highlights were written: open apps refetch that day's summaries.
+  deps.events.on('summary.ready', ({ userId, period, date }) =>
+    publish(userId, 'SummariesUpdated', { period, date }),
+  );
+
   return {
     publish,
     /** A hub token for this user only (negotiate). */

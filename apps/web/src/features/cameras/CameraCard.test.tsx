@@ -1,5 +1,6 @@
 import { DndContext } from '@dnd-kit/core';
 import type { Camera } from '@homesitter/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +10,15 @@ import { CameraCard } from './CameraCard';
 
 function renderCard(over: Partial<Camera>) {
   render(
-    <MemoryRouter>
-      <DndContext>
-        <ul>
-          <CameraCard camera={cameraFixture(over)} />
-        </ul>
-      </DndContext>
-    </MemoryRouter>,
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <DndContext>
+          <ul>
+            <CameraCard camera={cameraFixture(over)} />
+          </ul>
+        </DndContext>
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 

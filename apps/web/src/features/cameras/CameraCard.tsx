@@ -5,6 +5,7 @@ import { CameraOff, GripVertical, VolumeX, EyeOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { cn } from '../../shared/ui/cn';
+import { useProfile } from '../user/profile';
 import { formatDateTime } from './format';
 import { SnapshotImage } from './SnapshotImage';
 import { StatusBadge } from './StatusBadge';
@@ -15,6 +16,7 @@ import { StatusBadge } from './StatusBadge';
  */
 export function CameraCard({ camera }: { camera: Camera }) {
   const { t, i18n } = useTranslation('cameras');
+  const timeZone = useProfile().data?.timezone;
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, isDragging } = useDraggable({
     id: camera.name,
   });
@@ -38,7 +40,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
               camera.snapshot_date_time_utc
                 ? t('card.snapshotAlt', {
                     name: camera.name,
-                    time: formatDateTime(camera.snapshot_date_time_utc, i18n.language),
+                    time: formatDateTime(camera.snapshot_date_time_utc, i18n.language, timeZone),
                   })
                 : t('card.snapshotAltNoTime', { name: camera.name })
             }
@@ -58,7 +60,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
             <p className="mt-0.5 truncate text-xs text-slate-400">
               {camera.last_activity_date_time_utc
                 ? t('card.lastActivity', {
-                    time: formatDateTime(camera.last_activity_date_time_utc, i18n.language),
+                    time: formatDateTime(camera.last_activity_date_time_utc, i18n.language, timeZone),
                   })
                 : t('card.noActivity')}
             </p>

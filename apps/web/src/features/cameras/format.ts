@@ -1,16 +1,10 @@
+import { formatInZone } from '../../shared/lib/time';
+
 /**
  * "12 Mar, 14:05" in the user's language and time zone (the profile's, when known; else the browser's).
  */
 export function formatDateTime(iso: string, language: string, timeZone?: string | null): string {
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  try {
-    return new Intl.DateTimeFormat(language, { ...options, ...(timeZone ? { timeZone } : {}) }).format(
-      new Date(iso),
-    );
-  } catch {
-    // A time zone the browser does not know: its own is the next best.
-    return new Intl.DateTimeFormat(language, options).format(new Date(iso));
-  }
+  return formatInZone(iso, { language, timeZone, style: 'dateTime' });
 }
 
 /** "0:07" or "1:02:03" for a clip's length. */

@@ -10,6 +10,8 @@ import { Composer } from './Composer';
 import { LinkedActivity } from './LinkedActivity';
 import { MessageList } from './MessageList';
 import { getPendingImageUrl, setPendingImageUrl } from '../../shared/lib/pendingImage';
+import { zoneToName } from '../../shared/lib/time';
+import { useProfile } from '../user/profile';
 import { useChat } from './useChat';
 
 interface ChatLocationState {
@@ -25,6 +27,8 @@ export default function ChatPage() {
   const location = useLocation();
   const state = (location.state ?? {}) as ChatLocationState;
   const chat = useChat();
+  const timeZone = useProfile().data?.timezone;
+  const namedZone = zoneToName(timeZone);
   const [replyTo, setReplyTo] = useState<ReplyToMessage | null>(null);
   const [pendingImage, setPendingImage] = useState<string | null>(() => {
     if (state.pendingImageUrl) setPendingImageUrl(state.pendingImageUrl);
@@ -53,6 +57,11 @@ export default function ChatPage() {
           <h1 className="text-lg font-semibold text-white">{t('title')}</h1>
           <ConnectionStatus connection={chat.connection} />
         </div>
+        {namedZone ? (
+          <p className="text-xs text-slate-400" data-testid="time-zone-note">
+            {t('timeZone', { zone: namedZone })}
+          </p>
+        ) : null}
       </header>
       {chat.initialLoading ? (
         <div className="flex-1 overflow-hidden">
@@ -73,6 +82,7 @@ export default function ChatPage() {
         <MessageList
           chat={chat}
           highlightId={state.highlightMessageId ?? state.messageId ?? null}
+          timeZone={timeZone}
           onReply={(item) =>
             setReplyTo({ message_uuid: item.message_uuid, text: item.text, role: item.role })
           }

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { api } from '../../shared/lib/api';
 import { ActivityViewer } from '../cameras/ActivityViewer';
-import { formatDateTime } from '../cameras/format';
+import { formatInZone } from '../../shared/lib/time';
 import { useProfile } from '../user/profile';
 
 /**
@@ -43,7 +43,7 @@ export function LinkedActivity() {
   return (
     <ActivityViewer
       activity={query.data}
-      when={formatDateTime(query.data.date_time_utc, i18n.language, timeZone)}
+      when={formatInZone(query.data.date_time_utc, { language: i18n.language, timeZone, style: 'dateTime' })}
       onClose={close}
     />
   );

@@ -1,5 +1,6 @@
 import { AlertCircle, Clock, CornerUpLeft, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { formatInZone } from '../../shared/lib/time';
 import { cn } from '../../shared/ui/cn';
 import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 import { AlertCorrections } from './AlertCorrections';
@@ -7,19 +8,14 @@ import type { ChatItem } from './chatState';
 
 interface Props {
   item: ChatItem;
+  /** The profile's time zone, which every time on screen is shown in (the device's when unknown). */
+  timeZone: string | null | undefined;
   onReply: (item: ChatItem) => void;
   onRetry: (item: ChatItem) => void;
 }
 
-function time(iso: string, language: string) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleString(language, { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' });
-}
-
 /** One message: quote, text, images and clips; our own pending or failed messages say so. */
-export function MessageBubble({ item, onReply, onRetry }: Props) {
+export function MessageBubble({ item, timeZone, onReply, onRetry }: Props) {
   const { t, i18n } = useTranslation('chat');
   const mine = item.role === 'user';
   return (
@@ -88,7 +84,9 @@ export function MessageBubble({ item, onReply, onRetry }: Props) {
             {t('message.sending')}
           </span>
         ) : (
-          <time dateTime={item.date_time_utc}>{time(item.date_time_utc, i18n.language)}</time>
+          <time dateTime={item.date_time_utc}>
+            {formatInZone(item.date_time_utc, { language: i18n.language, timeZone, style: 'stamp' })}
+          </time>
         )}
         {item.error ? (
           <>

@@ -8,6 +8,8 @@ import type { ChatController } from './useChat';
 interface Props {
   chat: ChatController;
   highlightId: string | null;
+  /** The profile's time zone, which the messages' stamps are shown in. */
+  timeZone: string | null | undefined;
   onReply: (item: ChatItem) => void;
 }
 
@@ -15,12 +17,12 @@ interface Props {
  * The conversation, newest at the bottom. Older pages load when the top comes into view (only when there are
  * more and none is loading) and keep what was on screen in place; new messages scroll into view.
  */
-export function MessageList({ chat, highlightId, onReply }: Props) {
+export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
   const { t } = useTranslation('chat');
   const scroller = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ first: string | undefined; fromBottom: number } | null>(null);
-  const { items, older, loadOlder } = chat;
+  const { items, older, loadOlder, reload, initialLoading } = chat;
   const first = items[0]?.message_uuid;
   const last = items.at(-1)?.message_uuid;
 
@@ -57,18 +59,25 @@ export function MessageList({ chat, highlightId, onReply }: Props) {
     return () => observer.disconnect();
   }, [older.hasMore, older.loading, older.error, loadOlder]);
 
-  // The message named in navigation state is scrolled to and highlighted for a moment.
+  // The message named in navigation state is scrolled to and highlighted for a moment. One the list does not
+  // hold yet (a tapped push while the chat was already open) makes the history load again, once.
   const highlighted = useRef<string | null>(null);
+  const reloadedFor = useRef<string | null>(null);
   useEffect(() => {
     if (!highlightId || highlighted.current === highlightId) return;
     const el = document.getElementById(`message-${highlightId}`);
-    if (!el) return;
+    if (!el) {
+      if (!initialLoading && reloadedFor.current !== highlightId) {
+        reloadedFor.current = highlightId;
+        reload();
+      }
+      return;
+    }
     highlighted.current = highlightId;
     el.scrollIntoView({ block: 'center' });
     el.dataset.highlighted = 'true';
-    const timer = setTimeout(() => delete el.dataset.highlighted, 4_000);
-    return () => clearTimeout(timer);
-  }, [highlightId, items]);
+    setTimeout(() => delete el.dataset.highlighted, 4_000);
+  }, [highlightId, items, initialLoading, reload]);
 
   return (
     <div ref={scroller} data-testid="chat-scroller" className="flex-1 overflow-y-auto px-4 py-4 md:px-6">
@@ -90,6 +99,7 @@ export function MessageList({ chat, highlightId, onReply }: Props) {
           <MessageBubble
             key={item.localId ?? item.message_uuid}
             item={item}
+            timeZone={timeZone}
             onReply={onReply}
             onRetry={chat.retry}
           />

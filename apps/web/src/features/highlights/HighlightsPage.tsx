@@ -9,20 +9,28 @@ import { HighlightsSkeleton } from '../../shared/ui/Skeletons';
 import { inputClass } from '../../shared/ui/TextField';
 import { cn } from '../../shared/ui/cn';
 import { VideoPlayer } from '../../shared/ui/VideoPlayer';
-import { localToday, useActivitySummaries } from './highlightsApi';
+import { dayIn, zoneToName } from '../../shared/lib/time';
+import { useProfile } from '../user/profile';
+import { useActivitySummaries, useHighlightsRealtime } from './highlightsApi';
 import { DailySummaryCard, HourlyCard } from './SummaryCards';
 import { usePullToRefresh } from './usePullToRefresh';
 
 export default function HighlightsPage() {
   const { t, ready } = useTranslation('highlights');
-  const today = localToday();
-  const [date, setDate] = useState(today);
+  // One clock: "today" and every time below are the profile's (the zone the texts are written in).
+  const timeZone = useProfile().data?.timezone;
+  const namedZone = zoneToName(timeZone);
+  const today = dayIn(timeZone);
+  // No day picked: today, which moves on at midnight.
+  const [picked, setPicked] = useState<string | null>(null);
+  const date = picked ?? today;
   const [clip, setClip] = useState<NotableMoment | null>(null);
   const summaries = useActivitySummaries(date);
+  useHighlightsRealtime();
   const refresh = () => void summaries.refetch();
   const { pull, ready: pullReady } = usePullToRefresh(refresh);
 
-  const daily = summaries.data?.find((s) => s.period === 'daily');
+  const daily = summaries.data?.filter((s) => s.period === 'daily') ?? [];
   const hourly = summaries.data?.filter((s) => s.period === 'hourly') ?? [];
 
   if (!ready) return <HighlightsSkeleton />;
@@ -39,6 +47,11 @@ export default function HighlightsPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-white">{t('title')}</h1>
           <p className="text-sm text-slate-400">{date === today ? t('today') : t('earlier')}</p>
+          {namedZone ? (
+            <p className="mt-1 text-xs text-slate-400" data-testid="time-zone-note">
+              {t('timeZone', { zone: namedZone })}
+            </p>
+          ) : null}
         </div>
         <div className="flex items-end gap-2">
           <div className="flex flex-col gap-1.5">
@@ -50,7 +63,7 @@ export default function HighlightsPage() {
               type="date"
               value={date}
               max={today}
-              onChange={(e) => e.target.value && setDate(e.target.value)}
+              onChange={(e) => e.target.value && setPicked(e.target.value === today ? null : e.target.value)}
               className={cn(inputClass, 'w-44 [color-scheme:dark]')}
             />
           </div>
@@ -75,7 +88,7 @@ export default function HighlightsPage() {
             {t('retry')}
           </Button>
         </div>
-      ) : !daily && hourly.length === 0 ? (
+      ) : daily.length === 0 && hourly.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-2xl bg-slate-900 px-6 py-12 text-center ring-1 ring-slate-800">
           <Sparkles className="size-10 text-brand-400" aria-hidden="true" />
           <h2 className="text-base font-semibold text-white">{t('empty.title')}</h2>
@@ -83,7 +96,9 @@ export default function HighlightsPage() {
         </div>
       ) : (
         <div className="flex flex-col gap-6">
-          {daily ? <DailySummaryCard summary={daily} onOpen={setClip} /> : null}
+          {daily.map((s) => (
+            <DailySummaryCard key={s.summary_uuid} summary={s} timeZone={timeZone} onOpen={setClip} />
+          ))}
           {hourly.length > 0 ? (
             <section aria-labelledby="hourly-heading">
               <h2 id="hourly-heading" className="mb-3 text-base font-semibold text-white">
@@ -91,7 +106,7 @@ export default function HighlightsPage() {
               </h2>
               <ol className="flex flex-col gap-3">
                 {hourly.map((s) => (
-                  <HourlyCard key={s.summary_uuid} summary={s} onOpen={setClip} />
+                  <HourlyCard key={s.summary_uuid} summary={s} timeZone={timeZone} onOpen={setClip} />
                 ))}
               </ol>
             </section>

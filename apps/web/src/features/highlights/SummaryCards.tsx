@@ -1,7 +1,9 @@
 import type { ActivitySummary, NotableMoment } from '@homesitter/contract';
 import { Car, PawPrint, Play, User, Users, Box } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatInZone } from '../../shared/lib/time';
 import { Card } from '../../shared/ui/Card';
 
 const KIND_ICON: Record<string, LucideIcon> = { person: User, vehicle: Car, animal: PawPrint };
@@ -40,17 +42,25 @@ function Names({ names }: { names: string[] }) {
   );
 }
 
-function Moments({ moments, onOpen }: { moments: NotableMoment[]; onOpen: (m: NotableMoment) => void }) {
+/** The profile's time zone, which every time on the cards is shown in (the device's when unknown). */
+type TimeZone = string | null | undefined;
+
+function Moments({
+  moments,
+  timeZone,
+  onOpen,
+}: {
+  moments: NotableMoment[];
+  timeZone: TimeZone;
+  onOpen: (m: NotableMoment) => void;
+}) {
   const { t, i18n } = useTranslation('highlights');
   if (moments.length === 0) return null;
   return (
     <ul className="mt-3 flex flex-col gap-2" aria-label={t('moments')}>
       {moments.map((moment) => {
         const playable = Boolean(moment.clip_url ?? moment.hls_url);
-        const when = new Date(moment.date_time_utc).toLocaleTimeString(i18n.language, {
-          hour: '2-digit',
-          minute: '2-digit',
-        });
+        const when = formatInZone(moment.date_time_utc, { language: i18n.language, timeZone });
         const body = (
           <>
             {moment.thumbnail_image_url ? (
@@ -94,25 +104,28 @@ function Moments({ moments, onOpen }: { moments: NotableMoment[]; onOpen: (m: No
 
 export function DailySummaryCard({
   summary,
+  timeZone,
   onOpen,
 }: {
   summary: ActivitySummary;
+  timeZone: TimeZone;
   onOpen: (m: NotableMoment) => void;
 }) {
   const { t } = useTranslation('highlights');
+  const headingId = useId();
   return (
-    <Card aria-labelledby="daily-summary" className="overflow-hidden p-0">
+    <Card aria-labelledby={headingId} className="overflow-hidden p-0" data-testid="daily-summary">
       {summary.thumbnail_image_url ? (
         <img src={summary.thumbnail_image_url} alt="" className="aspect-[21/9] w-full object-cover" />
       ) : null}
       <div className="flex flex-col gap-3 p-5">
-        <h2 id="daily-summary" className="text-base font-semibold text-white">
+        <h2 id={headingId} className="text-base font-semibold text-white">
           {t('daily')}
         </h2>
         <p className="text-sm leading-relaxed text-slate-200">{summary.text}</p>
         <Counts counts={summary.counts} />
         <Names names={summary.recognised_names} />
-        <Moments moments={summary.notable_moments} onOpen={onOpen} />
+        <Moments moments={summary.notable_moments} timeZone={timeZone} onOpen={onOpen} />
       </div>
     </Card>
   );
@@ -120,14 +133,15 @@ export function DailySummaryCard({
 
 export function HourlyCard({
   summary,
+  timeZone,
   onOpen,
 }: {
   summary: ActivitySummary;
+  timeZone: TimeZone;
   onOpen: (m: NotableMoment) => void;
 }) {
   const { t, i18n } = useTranslation('highlights');
-  const time = (iso: string) =>
-    new Date(iso).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
+  const time = (iso: string) => formatInZone(iso, { language: i18n.language, timeZone });
   return (
     <li>
       <Card className="flex gap-4 p-4" data-testid="hourly-summary">
@@ -146,7 +160,7 @@ export function HourlyCard({
           <p className="text-sm text-slate-200">{summary.text}</p>
           <Counts counts={summary.counts} />
           <Names names={summary.recognised_names} />
-          <Moments moments={summary.notable_moments} onOpen={onOpen} />
+          <Moments moments={summary.notable_moments} timeZone={timeZone} onOpen={onOpen} />
         </div>
       </Card>
     </li>

@@ -3,11 +3,13 @@ import { Clock, ImageOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CATEGORY_ICONS, memorySubtitle, memoryTitle } from './categories';
+import { useProfile } from '../user/profile';
 import { formatUntil } from './expiry';
 
 /** A memory in the list: its first photo (or the category's icon), title, and expiry when short-term. */
 export function MemoryCard({ memory }: { memory: Memory }) {
   const { t, i18n } = useTranslation('memories');
+  const timeZone = useProfile().data?.timezone;
   const Icon = CATEGORY_ICONS[memory.category];
   const cover = memory.images[0];
   const title = memoryTitle(memory);
@@ -47,7 +49,7 @@ export function MemoryCard({ memory }: { memory: Memory }) {
           {memory.expires_at ? (
             <p className="mt-auto flex items-center gap-1 text-xs text-amber-300">
               <Clock className="size-3.5" aria-hidden="true" />
-              {t('until', { date: formatUntil(memory.expires_at, i18n.language) })}
+              {t('until', { date: formatUntil(memory.expires_at, i18n.language, timeZone) })}
             </p>
           ) : null}
         </div>

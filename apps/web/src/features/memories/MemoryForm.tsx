@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../shared/ui/Button';
 import { inputClass, TextField } from '../../shared/ui/TextField';
 import { CATEGORY_FIELDS, REQUIRED_FIELDS, type FieldName } from './categories';
+import { useProfile } from '../user/profile';
 import { expirationFromInput, tomorrowInput } from './expiry';
 import { PropertyChips } from './PropertyChips';
 
@@ -52,7 +53,8 @@ export function MemoryForm(props: {
   const [values, setValues] = useState<Values>(() => initialValues(memory));
   const [sites, setSites] = useState<string[]>(memory?.property_associations ?? []);
   const [shortTerm, setShortTerm] = useState(false);
-  const [until, setUntil] = useState(tomorrowInput);
+  const timeZone = useProfile().data?.timezone;
+  const [until, setUntil] = useState(() => tomorrowInput(new Date(), timeZone));
   const set = (k: keyof Values) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [k]: e.target.value }));
 

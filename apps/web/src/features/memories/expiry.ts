@@ -1,4 +1,5 @@
 import type { MemoryExpiration } from '@homesitter/contract';
+import { formatInZone } from '../../shared/lib/time';
 
 /** `<input type="datetime-local">` value → the API's wall-clock expiration. */
 export function expirationFromInput(value: string): MemoryExpiration | null {
@@ -13,16 +14,36 @@ export function expirationFromInput(value: string): MemoryExpiration | null {
   };
 }
 
-/** A default for a new short-term memory: tomorrow at this hour. */
-export function tomorrowInput(now = new Date()): string {
+/**
+ * A default for a new short-term memory: tomorrow at this hour, as a wall-clock time of `timeZone` (the
+ * profile's: the server reads the expiration in it), the device's when none or unknown.
+ */
+export function tomorrowInput(now = new Date(), timeZone?: string | null): string {
   const d = new Date(now.getTime() + 24 * 3600_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:00`;
+  const parts = wallClockParts(d, timeZone);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:00`;
 }
 
-/** "until …" in the reader's language. */
-export function formatUntil(expiresAt: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(expiresAt),
-  );
+function wallClockParts(at: Date, timeZone: string | null | undefined) {
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  };
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', { ...options, ...(timeZone ? { timeZone } : {}) });
+  } catch {
+    format = new Intl.DateTimeFormat('en-US', options);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    format.formatToParts(at).find((p) => p.type === type)?.value ?? '00';
+  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour') };
+}
+
+/** "until …" in the reader's language and the profile's time zone (the one the expiration was set in). */
+export function formatUntil(expiresAt: string, language: string, timeZone?: string | null): string {
+  return formatInZone(expiresAt, { language, timeZone, style: 'dateTime' });
 }

@@ -1,0 +1,183 @@
+import type { ActivitySummary } from '@homesitter/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { recordCalls } from '../../../test/calls.js';
+import type { FanoutMessage } from '../../adapters/fanout/fanout.js';
+import { createLogger } from '../../platform/logger.js';
+import type { SendOptions } from '../../platform/jobs.js';
+import { localDate } from '../language/clock.js';
+import {
+  insertActivity,
+  person,
+  car,
+  userWithCameras,
+  type World,
+} from '../assistant/assistant.test-support.js';
+import { createHighlightsRefresh } from './highlights.refresh.js';
+
+/** A refresher whose queue and clock the test holds. */
+function refresher(delaySeconds: number) {
+  const sent: { name: string; data: unknown; options: SendOptions | undefined }[] = [];
+  let clock = new Date('2025-06-10T07:00:00Z');
+  const refresh = createHighlightsRefresh({
+    jobs: {
+      send: (name, data, options) => {
+        sent.push({ name, data, options });
+        return Promise.resolve();
+      },
+    },
+    log: createLogger('silent'),
+    delaySeconds,
+    now: () => clock,
+  });
+  return {
+    refresh,
+    sent,
+    advance: (seconds: number) => (clock = new Date(clock.getTime() + seconds * 1000)),
+  };
+}
+
+describe("today's highlights keep up with the events", () => {
+  it('queue one refresh per user for a burst of events, due after the delay', async () => {
+    const { refresh, sent, advance } = refresher(30);
+    await refresh.request('rose');
+    advance(10);
+    await refresh.request('rose');
+    advance(19);
+    await refresh.request('rose');
+    await refresh.request('otto');
+    expect(sent).toEqual([
+      {
+        name: 'highlights.refresh',
+        data: { userId: 'rose', since: '2025-06-10T07:00:00.000Z' },
+        options: { startAfterSeconds: 30 },
+      },
+      {
+        name: 'highlights.refresh',
+        data: { userId: 'otto', since: '2025-06-10T07:00:29.000Z' },
+        options: { startAfterSeconds: 30 },
+      },
+    ]);
+  });
+
+  it('queue again for an event once the waiting run has started, or is overdue', async () => {
+    const { refresh, sent, advance } = refresher(30);
+    await refresh.request('rose');
+    refresh.started('rose');
+    await refresh.request('rose');
+    expect(sent).toHaveLength(2);
+    // That run went to another instance (or was lost): the next event asks again.
+    advance(31);
+    await refresh.request('rose');
+    expect(sent).toHaveLength(3);
+  });
+});
+
+describe('the refresh on a running server', () => {
+  let t: TestApp;
+  let world: World;
+  const summaries = async (date: string): Promise<ActivitySummary[]> => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/activity-summaries?date=${date}`,
+      headers: world.user.auth,
+    });
+    return res.json<{ data: ActivitySummary[] }>().data;
+  };
+  const pushedTo = (messages: { args: [FanoutMessage] }[], userId: string) =>
+    messages.map((m) => m.args[0]).filter((m) => m.userId === userId && m.event === 'SummariesUpdated');
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { HIGHLIGHTS_REFRESH_DELAY_SECONDS: '2' } });
+    world = await userWithCameras(t, { Home: ['Door'], '': ['Shed'] });
+  });
+  afterAll(() => t.close());
+
+  it("rewrite today's summary once after a burst of new events, and tell the user's open apps", async () => {
+    const at = new Date();
+    const activityIds = [
+      await insertActivity(t, world, world.cameras.Door!, { at, objects: [person()] }),
+      await insertActivity(t, world, world.cameras.Door!, { at, objects: [car('red')] }),
+      await insertActivity(t, world, world.cameras.Shed!, { at, objects: [person()] }),
+    ];
+    const sends = recordCalls(t.jobs, 'send');
+    const runs = recordCalls(t.modules.highlights, 'refresh');
+    const pushed = recordCalls(t.deps.fanout, 'publish');
+
+    // Announced together, as a camera's burst is: one job, one run.
+    await Promise.all(
+      activityIds.map((activityId) =>
+        t.deps.events.emit('activity.created', { userId: world.userId, activityId }),
+      ),
+    );
+    expect(sends.calls.filter((c) => c.args[0] === 'highlights.refresh')).toHaveLength(1);
+    await (
+      await runs.find((userId) => userId === world.userId)
+    ).result;
+    const message = await pushed.find((m) => m.userId === world.userId && m.event === 'SummariesUpdated');
+    await message.result;
+    sends.stop();
+    runs.stop();
+    pushed.stop();
+
+    const date = localDate(at, 'Europe/Berlin');
+    expect(message.args[0].payload).toEqual({ period: 'daily', date });
+    const daily = (await summaries(date)).filter((s) => s.period === 'daily');
+    expect(daily.map((s) => [s.site_uuid, s.counts])).toEqual([
+      [world.sites.Home, { person: 1, vehicle: 1 }],
+      [null, { person: 1 }],
+    ]);
+    expect(runs.calls.filter((c) => c.args[0] === world.userId)).toHaveLength(1);
+  });
+
+  it('finish yesterday too when the burst began before midnight', async () => {
+    const other = await userWithCameras(t, { '': ['Gate'] });
+    // 23:59:40 and 00:00:10 in Berlin.
+    await insertActivity(t, other, other.cameras.Gate!, {
+      at: new Date('2025-06-10T21:59:40Z'),
+      objects: [person()],
+    });
+    await insertActivity(t, other, other.cameras.Gate!, { at: new Date('2025-06-10T22:00:10Z') });
+    const pushed = recordCalls(t.deps.fanout, 'publish');
+    const runs = recordCalls(t.modules.highlights, 'refresh');
+    await t.jobs.send('highlights.refresh', {
+      userId: other.userId,
+      since: '2025-06-10T21:59:45Z',
+      at: '2025-06-10T22:00:20Z',
+    });
+    await (
+      await runs.find((userId) => userId === other.userId)
+    ).result;
+    runs.stop();
+    pushed.stop();
+    expect(pushedTo(pushed.calls, other.userId).map((m) => m.payload)).toEqual([
+      { period: 'daily', date: '2025-06-10' },
+      { period: 'daily', date: '2025-06-11' },
+    ]);
+    const read = async (date: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/users/activity-summaries?date=${date}`,
+          headers: other.user.auth,
+        })
+      ).json<{ data: ActivitySummary[] }>().data;
+    expect((await read('2025-06-10'))[0]).toMatchObject({ period: 'daily', counts: { person: 1 } });
+    expect((await read('2025-06-11'))[0]).toMatchObject({ period: 'daily', counts: { other: 1 } });
+  });
+
+  it("tell the user's open apps when the hourly summaries are written", async () => {
+    const other = await userWithCameras(t, { '': ['Porch'] });
+    await insertActivity(t, other, other.cameras.Porch!, {
+      at: new Date('2025-06-20T07:10:00Z'),
+      objects: [person()],
+    });
+    const pushed = recordCalls(t.deps.fanout, 'publish');
+    await t.modules.highlights.hourly(new Date('2025-06-20T08:05:00Z'));
+    pushed.stop();
+    expect(pushedTo(pushed.calls, other.userId).map((m) => m.payload)).toContainEqual({
+      period: 'hourly',
+      date: '2025-06-20',
+    });
+  });
+});
