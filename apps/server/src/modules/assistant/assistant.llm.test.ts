@@ -98,6 +98,7 @@ describe('answers with an LLM', () => {
       'search_activities',
       'search_memories',
       'create_memory',
+      'get_household',
     ]);
     const system = first.body.messages[0]!.content as string;
     expect(system).toContain('- Home: Front Door, Driveway');
@@ -113,6 +114,24 @@ describe('answers with an LLM', () => {
     expect(result!.answer_per_property).toBe(false);
     expect(result!.groups[0]!.activities.map((a) => a.activity_uuid)).toEqual([roseVisit, strangerVisit]);
     expect(result!.groups[0]!.activities[0]!.recognised).toEqual(['Rose (people)']);
+  });
+
+  it('answers fixed intents without the model, and gives it the household tool and the intent read', async () => {
+    const joke = await ask(t, world.user, 'tell me a joke');
+    expect(joke.text).toMatch(/^I'll leave the jokes to others/);
+    const fire = await ask(t, world.user, 'was there a fire?');
+    expect(fire.text).toMatch(/^I can't detect fire or smoke/);
+    expect(llm.received).toHaveLength(0);
+
+    llm.reply = (_req, i) =>
+      i === 0
+        ? { toolCalls: [{ name: 'get_household', arguments: { topic: 'cameras' } }] }
+        : { text: 'You have three cameras: Front Door, Driveway and Porch.' };
+    const cameras = await ask(t, world.user, 'how many cameras do I have?');
+    expect(cameras.text).toBe('You have three cameras: Front Door, Driveway and Porch.');
+    expect(llm.received[0]!.body.messages[0]!.content).toContain('answer from get_household');
+    const [household] = toolResults(1) as { cameras: { name: string; offline: boolean }[] }[];
+    expect(household!.cameras.map((c) => c.name)).toEqual(['Front Door', 'Driveway', 'Porch']);
   });
 
   it('tells the model to ask when the user was out rather than search', async () => {
@@ -225,6 +244,7 @@ describe('an LLM in amnesia mode', () => {
     expect(request.tools!.map((tool) => tool.function.name)).toEqual([
       'search_activities',
       'search_memories',
+      'get_household',
     ]);
     expect(request.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(request.messages[0]!.content).toContain('Amnesia mode is on');

@@ -89,10 +89,41 @@ export function createAssistantRepository(db: Db) {
     /** Cameras not removed, with their property, in the order they were added (the prompt is stable). */
     cameras(userId: string) {
       return db
-        .select({ id: cameras.id, name: cameras.name, siteId: cameras.siteId, notes: cameras.notes })
+        .select({
+          id: cameras.id,
+          name: cameras.name,
+          siteId: cameras.siteId,
+          notes: cameras.notes,
+          isPrivate: cameras.isPrivateModeEnabled,
+          isMuted: cameras.isMuted,
+          connectionType: cameras.connectionType,
+          configurationStatus: cameras.configurationStatus,
+          streamStatus: cameras.streamStatus,
+          lastActivityAt: cameras.lastActivityAt,
+        })
         .from(cameras)
         .where(and(eq(cameras.userId, userId), isNull(cameras.removedAt)))
         .orderBy(asc(cameras.createdAt), asc(cameras.id));
+    },
+
+    /**
+     * The alert message of the user's newest alerted activity since `since`: what a correction sent without
+     * replying to an alert ("that's Tom, my neighbour") is about.
+     */
+    async latestAlertMessage(userId: string, since: Date): Promise<string | undefined> {
+      const [row] = await db
+        .select({ messageId: activities.alertMessageId })
+        .from(activities)
+        .where(
+          and(
+            eq(activities.userId, userId),
+            gte(activities.occurredAt, since),
+            sql`${activities.alertMessageId} is not null`,
+          ),
+        )
+        .orderBy(desc(activities.occurredAt))
+        .limit(1);
+      return row?.messageId ?? undefined;
     },
 
     /** Properties not removed. */

@@ -12,6 +12,21 @@ import type { Logger } from '../../platform/logger.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import { composeAnswer, pickCited, type FoundActivity } from '../language/answer.js';
+import {
+  cannotDetectReply,
+  composeCount,
+  composeLast,
+  composeNotSeen,
+  composeNow,
+  composeUnusual,
+  correctionWithoutAlertReply,
+  householdReply,
+  offTopicReply,
+  recurringNoteSuffix,
+  thanksReply,
+  unclearReply,
+} from '../language/intent-answers.js';
+import type { SearchQuestion, Understood } from '../language/intent.js';
 import { detectLanguage } from '../language/detect.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import { languageOf } from '../language/lexicon.js';
@@ -27,13 +42,14 @@ import type { ActivityRow } from '../activities/activities.repository.js';
 import type { AssistantRepository } from './assistant.repository.js';
 import { systemPrompt } from './assistant.prompts.js';
 import {
+  householdFacts,
   llmTools,
   memoryNames,
   parse,
   relevantNotes,
+  understandIn,
   searchActivities,
   type AssistantScope,
-  type SearchQuery,
   type SearchResult,
 } from './assistant.tools.js';
 
@@ -79,6 +95,15 @@ export interface AssistantDeps {
 /** Earlier messages a follow-up ("and yesterday?") may lean on: this recent, at most this many. */
 const CONTEXT_WINDOW_MS = 30 * 60_000;
 const CONTEXT_MESSAGES = 10;
+
+/** "The last event" looks this far back when the question names no time. */
+const LAST_EVENT_DAYS = 30;
+/** A correction sent without replying to an alert is about the newest alert of this long ago at most. */
+const CORRECTION_WINDOW_MS = 6 * 3_600_000;
+
+/** The question says a time of its own (not the implicit last 24 hours). */
+const saysTime = (q: ParsedQuestion) =>
+  q.window !== undefined && !(q.window.type === 'recent' && q.window.implicit);
 
 /** Follow-ups that keep the previous question's subject: "and yesterday?", "und heute?", "what about…". */
 const FOLLOW_UP = /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b/i;
@@ -155,14 +180,25 @@ export function createAssistantService(deps: AssistantDeps) {
 
   /**
    * "And yesterday?" keeps what the previous question was about, and so does a bare time ("between 2 and 5
-   * PM") answering "When were you out?" (not in amnesia mode: no context kept).
+   * PM") answering "When were you out?" (not in amnesia mode: no context kept). "And at the cabin?" changes
+   * the place and keeps the subject and the time; a yes/no or a count stays one ("did a bear come by?" →
+   * "and at the cabin?").
    */
-  async function withFollowUp(scope: AssistantScope, q: ParsedQuestion, text: string, sentAt: Date) {
-    if (scope.amnesia || q.intent !== 'search') return q;
+  async function withFollowUp(
+    scope: AssistantScope,
+    u: Understood,
+    text: string,
+    sentAt: Date,
+  ): Promise<Understood> {
+    if (scope.amnesia) return u;
     const followUp = FOLLOW_UP.test(text);
-    const saysTime = q.window !== undefined && !(q.window.type === 'recent' && q.window.implicit);
-    if (!followUp && !saysTime) return q;
-    if (q.cameraNames || q.siteIds || q.kinds || q.memoryIds || q.allProperties) return q;
+    const asked =
+      u.intent === 'events' || u.intent === 'count' || u.intent === 'not_seen'
+        ? u.query
+        : u.intent === 'unclear' && followUp
+          ? (parse(scope, text) as SearchQuestion)
+          : undefined;
+    if (!asked || (!followUp && !saysTime(asked))) return u;
     const earlier = await repo.messagesBefore(
       scope.userId,
       sentAt,
@@ -170,18 +206,37 @@ export function createAssistantService(deps: AssistantDeps) {
       4,
     );
     const previous = earlier.filter((m) => m.role === 'user').at(-1);
-    if (!previous) return q;
-    const before = parse(scope, previous.text);
-    if (before.intent !== 'search' || (!followUp && before.timing !== 'ask')) return q;
-    return {
-      ...q,
-      ...(before.cameraNames ? { cameraNames: before.cameraNames } : {}),
-      ...(before.siteIds ? { siteIds: before.siteIds } : {}),
-      ...(before.kinds ? { kinds: before.kinds } : {}),
-      ...(before.labels ? { labels: before.labels } : {}),
-      ...(before.memoryIds ? { memoryIds: before.memoryIds } : {}),
-      allProperties: before.allProperties,
-    };
+    if (!previous) return u;
+    const before = understandIn(scope, previous.text);
+    if (before.intent !== 'events' && before.intent !== 'count' && before.intent !== 'not_seen') return u;
+    if (!followUp && before.query.timing !== 'ask') return u;
+    const prev = before.query;
+    const namesPlace = Boolean(asked.cameraNames || asked.siteIds || asked.allProperties);
+    const namesSubject = Boolean(asked.kinds || asked.memoryIds);
+    const query: SearchQuestion = { ...asked };
+    if (!namesPlace) {
+      delete query.cameraNames;
+      delete query.siteIds;
+      if (prev.cameraNames) query.cameraNames = prev.cameraNames;
+      if (prev.siteIds) query.siteIds = prev.siteIds;
+      query.allProperties = prev.allProperties;
+    }
+    if (!namesSubject) {
+      if (prev.kinds) query.kinds = prev.kinds;
+      if (prev.labels) query.labels = prev.labels;
+      if (prev.memoryIds) query.memoryIds = prev.memoryIds;
+    }
+    // A follow-up that names no time keeps the previous one ("what came this morning?" → "and at the cabin?").
+    if (followUp && !saysTime(asked) && saysTime(prev)) {
+      query.from = prev.from!;
+      query.to = prev.to!;
+      if (prev.window) query.window = prev.window;
+      if (prev.timing) query.timing = prev.timing;
+      else delete query.timing;
+    }
+    if (namesSubject || u.intent === 'count' || u.intent === 'not_seen') return { ...u, query } as Understood;
+    if (before.intent === 'not_seen' || before.intent === 'count') return { ...before, query };
+    return { intent: 'events', query, ...(u.intent === 'events' && u.focus ? { focus: u.focus } : {}) };
   }
 
   function answerContext(scope: AssistantScope, result: SearchResult, notes: string[]) {
@@ -209,26 +264,110 @@ export function createAssistantService(deps: AssistantDeps) {
     return created.memory_uuid;
   }
 
-  async function deterministic(scope: AssistantScope, q: ParsedQuestion, text: string): Promise<Answer> {
-    if (q.intent === 'smalltalk')
-      return { text: smalltalkReply(q.smalltalk ?? 'help', scope.language), cited: [], rows: [] };
-    if (q.intent === 'remember') {
-      if (scope.amnesia) return { text: amnesiaRememberReply(scope.language), cited: [], rows: [] };
-      const note = q.rememberText!;
-      const expiration = q.rememberUntil ? instantToExpiration(q.rememberUntil, scope.timezone) : null;
-      await keepNote(scope, note, expiration);
-      return { text: rememberedReply(note, q.rememberUntil, scope, scope.language), cited: [], rows: [] };
-    }
-    const result = await searchActivities(repo, scope, q as SearchQuery);
-    const notes = relevantNotes(scope, text).map((m) => m.text!);
-    const composed = composeAnswer(result.query, result.found, answerContext(scope, result, notes));
+  const noSearch = (text: string): Answer => ({ text, cited: [], rows: [] });
+
+  /** Searches and answers with the composer; `compose` picks how the found events are said. */
+  async function searched(
+    scope: AssistantScope,
+    query: SearchQuestion,
+    compose: (
+      found: FoundActivity[],
+      ctx: ReturnType<typeof answerContext>,
+    ) => { text: string; cited: FoundActivity[] },
+    notesFor?: string,
+  ): Promise<Answer> {
+    const result = await searchActivities(repo, scope, query);
+    const notes = notesFor ? relevantNotes(scope, notesFor).map((m) => m.text!) : [];
+    const composed = compose(result.found, answerContext(scope, result, notes));
     return { text: composed.text, cited: composed.cited, rows: result.rows };
+  }
+
+  /** The last `days` days, for "the last event" when the question names no time. */
+  function lookBack(query: SearchQuestion, scope: AssistantScope, days: number): SearchQuestion {
+    if (saysTime(query)) return query;
+    const from = new Date(scope.now.getTime() - days * 86_400_000);
+    const q: SearchQuestion = {
+      ...query,
+      from,
+      to: scope.now,
+      window: { type: 'recent', amount: days, unit: 'day' },
+    };
+    delete q.timing;
+    return q;
+  }
+
+  async function deterministic(scope: AssistantScope, u: Understood, text: string): Promise<Answer> {
+    const language = scope.language;
+    switch (u.intent) {
+      case 'small_talk':
+        return noSearch(smalltalkReply(u.kind, language));
+      case 'thanks':
+        return noSearch(thanksReply(u.closing, language));
+      case 'off_topic':
+        return noSearch(offTopicReply(u.topic, language));
+      case 'cannot_detect':
+        return noSearch(cannotDetectReply(u.what, language));
+      case 'unclear':
+        return noSearch(unclearReply(language, scope.cameras[0]?.name));
+      case 'correction':
+        return noSearch(correctionWithoutAlertReply(u.name, language));
+      case 'household':
+        return noSearch(householdReply(u.topic, householdFacts(scope), scope));
+      case 'remember': {
+        if (scope.amnesia) return noSearch(amnesiaRememberReply(language));
+        const note = u.query.rememberText!;
+        const expiration = u.query.rememberUntil
+          ? instantToExpiration(u.query.rememberUntil, scope.timezone)
+          : null;
+        await keepNote(scope, note, expiration);
+        const said = rememberedReply(note, u.query.rememberUntil, scope, language);
+        return noSearch(u.recurring ? `${said} ${recurringNoteSuffix(language)}` : said);
+      }
+      case 'count':
+        return searched(scope, u.query, (found, ctx) => composeCount(u.query, found, ctx), text);
+      case 'not_seen': {
+        // Everything in the window and places asked about: what was seen instead, or who came.
+        const everything: SearchQuestion = { ...u.query };
+        delete everything.kinds;
+        delete everything.labels;
+        delete everything.memoryIds;
+        return searched(scope, everything, (found, ctx) =>
+          composeNotSeen(u.query, found, ctx, {
+            ...(u.thing ? { thing: u.thing } : {}),
+            ...(u.name ? { name: u.name } : {}),
+          }),
+        );
+      }
+      case 'events':
+        break;
+    }
+    const q = u.query;
+    if (u.focus === 'last') {
+      const query = lookBack(q, scope, LAST_EVENT_DAYS);
+      return searched(scope, query, (found, ctx) => composeLast(found, ctx, LAST_EVENT_DAYS));
+    }
+    if (u.focus === 'now' && !saysTime(q)) {
+      const from = new Date(scope.now.getTime() - 15 * 60_000);
+      const query: SearchQuestion = {
+        ...q,
+        from,
+        to: scope.now,
+        window: { type: 'recent', amount: 15, unit: 'minute' },
+      };
+      delete query.timing;
+      const before = await searchActivities(repo, scope, lookBack(q, scope, LAST_EVENT_DAYS));
+      return searched(scope, query, (found, ctx) =>
+        composeNow(query, found, found.length ? undefined : before.found[0], ctx),
+      ).then((a) => ({ ...a, rows: [...a.rows, ...before.rows] }));
+    }
+    if (u.focus === 'unusual') return searched(scope, q, (found, ctx) => composeUnusual(q, found, ctx));
+    return searched(scope, q, (found, ctx) => composeAnswer(q, found, ctx), text);
   }
 
   async function withLlm(
     llm: Llm,
     scope: AssistantScope,
-    q: ParsedQuestion,
+    u: Understood,
     text: string,
     sentAt: Date,
   ): Promise<Answer> {
@@ -251,7 +390,7 @@ export function createAssistantService(deps: AssistantDeps) {
           CONTEXT_MESSAGES,
         );
     const messages: LlmMessage[] = [
-      { role: 'system', content: systemPrompt(scope) },
+      { role: 'system', content: systemPrompt(scope, u) },
       ...history.map((m): LlmMessage =>
         m.role === 'user' ? { role: 'user', content: m.text } : { role: 'assistant', content: m.text },
       ),
@@ -263,14 +402,14 @@ export function createAssistantService(deps: AssistantDeps) {
       'llm answered',
     );
     // A note the user asked for is kept even when the model did not call the tool for it.
-    if (q.intent === 'remember' && created.length === 0) return deterministic(scope, q, text);
+    if (u.intent === 'remember' && created.length === 0) return deterministic(scope, u, text);
     const invented = inventedName(scope, result.text, text, searches, result.toolCalls);
     if (invented) {
       log.warn(
         { model: llm.model },
         'llm answer named someone nothing showed; the built-in composer answers',
       );
-      return deterministic(scope, q, text);
+      return deterministic(scope, u, text);
     }
     const last = searches.at(-1);
     if (!last) return { text: result.text, cited: [], rows: [] };
@@ -283,18 +422,18 @@ export function createAssistantService(deps: AssistantDeps) {
     return { text: result.text, cited, rows: [...byId.values()].map((v) => v.row) };
   }
 
-  async function compose(
-    scope: AssistantScope,
-    q: ParsedQuestion,
-    text: string,
-    sentAt: Date,
-  ): Promise<Answer> {
+  async function compose(scope: AssistantScope, u: Understood, text: string, sentAt: Date): Promise<Answer> {
     const llm = deps.llm;
-    // Small talk and notes in amnesia mode need no model; everything else goes to it first when there is one.
-    const needsModel = q.intent === 'search' || (q.intent === 'remember' && !scope.amnesia);
+    // Fixed lines need no model; questions about events or the household, and notes, go to it first.
+    const needsModel =
+      u.intent === 'events' ||
+      u.intent === 'count' ||
+      u.intent === 'not_seen' ||
+      u.intent === 'household' ||
+      (u.intent === 'remember' && !scope.amnesia);
     if (llm && needsModel) {
       try {
-        return await withLlm(llm, scope, q, text, sentAt);
+        return await withLlm(llm, scope, u, text, sentAt);
       } catch (err) {
         if (!(err instanceof LlmError)) throw err;
         log.warn(
@@ -303,7 +442,29 @@ export function createAssistantService(deps: AssistantDeps) {
         );
       }
     }
-    return deterministic(scope, q, text);
+    return deterministic(scope, u, text);
+  }
+
+  /** A correction ("that's Tom, my neighbour") applied to the alert replied to, else the newest recent one. */
+  async function correct(
+    userId: string,
+    message: { replyToMessageId: string | null; text: string },
+    u: Understood | undefined,
+  ) {
+    if (!deps.corrections) return undefined;
+    const corrections = deps.corrections;
+    const target =
+      message.replyToMessageId ??
+      (u?.intent === 'correction'
+        ? await repo.latestAlertMessage(userId, new Date(now().getTime() - CORRECTION_WINDOW_MS))
+        : undefined);
+    if (!target) return undefined;
+    const tries = [message.text, ...(u?.intent === 'correction' && u.text !== message.text ? [u.text] : [])];
+    for (const said of tries) {
+      const outcome = await corrections.applyChatCorrection(userId, target, said);
+      if (outcome.handled) return outcome.reply;
+    }
+    return undefined;
   }
 
   /** Answers one user message; idempotent (a retried job posts nothing twice). */
@@ -312,37 +473,35 @@ export function createAssistantService(deps: AssistantDeps) {
     if (!message || message.role !== 'user') return;
     const answerId = answerIdFor(messageId);
     if (await deps.chat.findMessage(userId, answerId)) return;
-    // A reply to an alert may be a correction of who is in it; then that is the whole answer.
-    if (message.replyToMessageId && deps.corrections) {
-      const correction = await deps.corrections.applyChatCorrection(
-        userId,
-        message.replyToMessageId,
-        message.text,
-      );
-      if (correction.handled) {
-        await deps.chat
-          .postAgentMessage(userId, {
-            message_uuid: answerId,
-            text: correction.reply,
-            reply_to_message_uuid: messageId,
-          })
-          .catch((err: unknown) => {
-            if (!isDuplicate(err)) throw err;
-          });
-        return;
-      }
-    }
     const scope = await scopeFor(userId, message.text);
-    if (!scope) return;
+    // A reply to an alert may be a correction of who is in it; then that is the whole answer.
+    const first = scope ? understandIn(scope, message.text) : undefined;
+    const corrected = await correct(userId, message, first);
+    if (corrected !== undefined) {
+      await deps.chat
+        .postAgentMessage(userId, {
+          message_uuid: answerId,
+          text: corrected,
+          reply_to_message_uuid: messageId,
+        })
+        .catch((err: unknown) => {
+          if (!isDuplicate(err)) throw err;
+        });
+      return;
+    }
+    if (!scope || !first) return;
 
-    const parsed = parse(scope, message.text);
-    const q = await withFollowUp(scope, parsed, message.text, message.sentAt);
+    const u = await withFollowUp(scope, first, message.text, message.sentAt);
+    const q: ParsedQuestion =
+      u.intent === 'events' || u.intent === 'count' || u.intent === 'not_seen' || u.intent === 'remember'
+        ? u.query
+        : { intent: 'smalltalk', allProperties: false };
     await deps.chat.publishProgress(userId, progressText(q, scope.language));
     let posted: ChatMessage | undefined;
     try {
       let result: Answer;
       try {
-        result = await compose(scope, q, message.text, message.sentAt);
+        result = await compose(scope, u, message.text, message.sentAt);
       } catch (err) {
         log.error({ err, userId, messageId }, 'answering failed');
         result = { text: failureReply(scope.language), cited: [], rows: [] };

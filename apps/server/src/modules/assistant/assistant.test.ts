@@ -301,3 +301,152 @@ describe('amnesia mode', () => {
     expect(answer.text.split('\n')[0]).toBe('There was one event in the last 2 hours:');
   });
 });
+
+describe('understanding before answering (the intent step, end to end)', () => {
+  let world: World;
+  let doorVisit: string;
+  let porchVisit: string;
+  let pairVisit: string;
+  let tomVisit: string;
+
+  beforeAll(async () => {
+    world = await userWithCameras(t, { Home: ['Front Door', 'Driveway'], Cabin: ['Porch', 'Shed'] });
+    doorVisit = await insertActivity(t, world, world.cameras['Front Door']!, {
+      at: minutesAgo(50),
+      objects: [person()],
+    });
+    await insertActivity(t, world, world.cameras.Driveway!, { at: minutesAgo(40), objects: [car()] });
+    porchVisit = await insertActivity(t, world, world.cameras.Porch!, {
+      at: minutesAgo(30),
+      objects: [person()],
+    });
+    pairVisit = await insertActivity(t, world, world.cameras['Front Door']!, {
+      at: minutesAgo(25),
+      objects: [{ ...person(), count: 2 }],
+    });
+    // The Shed streams, and its stream is down.
+    await t.database.query(
+      "update cameras set connection_type = 'rtsp', stream_status = 'reconnecting' where id = $1",
+      [world.cameras.Shed!.id],
+    );
+  });
+
+  it('says no bear was seen, and what the cameras saw instead', async () => {
+    const answer = await ask(t, world.user, 'did a bear come by?');
+    expect(answer.text).toMatch(
+      /^No bear was seen in the last 24 hours; the cameras saw people 3 times and vehicles once instead:/,
+    );
+    expect(answer.source_activity_uuid_list.length).toBeGreaterThan(0);
+  });
+
+  it('says it cannot detect fire, and what it can do', async () => {
+    const answer = await ask(t, world.user, 'was there a fire?');
+    expect(answer.text).toMatch(/^I can't detect fire or smoke/);
+    expect(answer.text).toContain('What I can do');
+    expect(answer.source_activity_uuid_list).toEqual([]);
+  });
+
+  it('answers a delivery with the people who came, in English and German ("Paket")', async () => {
+    const answer = await ask(t, world.user, 'was there a delivery?');
+    expect(answer.text.split('\n')[0]).toBe(
+      "I can't tell a delivery or a parcel from other visits, but here is who came by:",
+    );
+    expect(answer.source_activity_uuid_list).toEqual(
+      expect.arrayContaining([doorVisit, porchVisit, pairVisit]),
+    );
+    const de = await ask(t, world.user, 'Paket?');
+    expect(de.text.split('\n')[0]).toBe(
+      'Lieferungen oder Pakete kann ich nicht von anderen Besuchen unterscheiden, aber diese Personen waren da:',
+    );
+  });
+
+  it("says it doesn't know a Michelle", async () => {
+    const answer = await ask(t, world.user, 'did Michelle come by?');
+    expect(answer.text).toMatch(/^I don't know a Michelle; nobody by that name was recognised\./);
+    expect(answer.text).not.toMatch(/Michelle (came|was seen|walked)/);
+  });
+
+  it('turns the weather and jokes into what the home sitter can do', async () => {
+    const weather = await ask(t, world.user, "what's the weather?");
+    expect(weather.text).toMatch(
+      /^I can't tell you the weather — I'm your home sitter\. I watch your cameras/,
+    );
+    const joke = await ask(t, world.user, 'tell me a joke');
+    expect(joke.text).toMatch(/^I'll leave the jokes to others/);
+    expect(joke.source_activity_uuid_list).toEqual([]);
+  });
+
+  it('answers about the household from its own data', async () => {
+    const cameras = await ask(t, world.user, 'how many cameras do I have?');
+    expect(cameras.text).toBe('You have four cameras: Home: Front Door and Driveway; Cabin: Porch and Shed.');
+    const offline = await ask(t, world.user, 'which cameras are offline?');
+    expect(offline.text).toMatch(/^Offline: Shed\./);
+    const de = await ask(t, world.user, 'Wie viele Kameras habe ich?');
+    expect(de.text).toBe('Du hast vier Kameras: Home: Front Door und Driveway; Cabin: Porch und Shed.');
+  });
+
+  it('counts people, not events', async () => {
+    const answer = await ask(t, world.user, 'how many people came by today?');
+    expect(answer.text.split('\n')[0]).toMatch(/^I counted four people today, in three events/);
+  });
+
+  it('answers thanks briefly', async () => {
+    const answer = await ask(t, world.user, "thanks, that's all");
+    expect(answer.text).toBe("You're welcome! I'll keep an eye on things.");
+  });
+
+  it('keeps the subject when a follow-up changes the place ("and at the cabin?")', async () => {
+    await ask(t, world.user, 'anyone at the front door?');
+    const answer = await ask(t, world.user, 'and at the cabin?');
+    expect(answer.text.split('\n')[0]).toBe('I saw someone at Cabin in the last 24 hours:');
+    expect(answer.source_activity_uuid_list).toEqual([porchVisit]);
+  });
+
+  it('asks one short question when it cannot tell what is meant', async () => {
+    const answer = await ask(t, world.user, 'hmm');
+    expect(answer.text).toMatch(
+      /^Sorry, I'm not sure what you mean\. Did you want to know “What happened today\?”/,
+    );
+  });
+
+  it('keeps a recurring note without an expiry', async () => {
+    const answer = await ask(t, world.user, 'remember that the gardener comes on Tuesdays');
+    expect(answer.text).toBe(
+      "Got it, I'll remember: “The gardener comes on Tuesdays”. I'll keep it as a standing note.",
+    );
+    const notes = (
+      await t.app.inject({ method: 'GET', url: '/api/users/memories', headers: world.user.auth })
+    ).json().data.general;
+    const note = notes.find((m: { text: string }) => m.text === 'The gardener comes on Tuesdays');
+    expect(note.expiration ?? null).toBeNull();
+  });
+
+  it('corrects the latest alert with "that\'s Tom, my neighbour"', async () => {
+    const tom = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/memories/people',
+      headers: world.user.auth,
+      payload: { name: 'Tom' },
+    });
+    expect(tom.statusCode).toBe(201);
+    tomVisit = await insertActivity(t, world, world.cameras.Driveway!, {
+      at: minutesAgo(5),
+      objects: [person()],
+    });
+    const alert = await t.modules.chat.postAgentMessage(world.userId, {
+      text: 'Someone walked up to the Driveway.',
+    });
+    await t.database.query('update activities set alert_message_id = $1 where id = $2', [
+      alert.message_uuid,
+      tomVisit,
+    ]);
+    const answer = await ask(t, world.user, "that's Tom, my neighbour");
+    expect(answer.text).toMatch(/Tom/);
+    expect(answer.text).not.toMatch(/^Which alert/);
+    const [row] = await t.database.query<{ recognised: { name: string }[] }>(
+      'select recognised from activities where id = $1',
+      [tomVisit],
+    );
+    expect(row!.recognised.map((r) => r.name)).toEqual(['Tom']);
+  });
+});

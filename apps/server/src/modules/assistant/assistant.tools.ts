@@ -10,12 +10,15 @@ import type { ActivityObject } from '../../platform/db/schema.js';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import { pickCited, timingReply, type FoundActivity } from '../language/answer.js';
+import type { HouseholdFacts } from '../language/intent-answers.js';
+import { understand, type HouseholdTopic, type Understood } from '../language/intent.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import type { Language, ObjectKind } from '../language/lexicon.js';
 import { kindOfLabel, OBJECT_KINDS } from '../language/lexicon.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from '../language/question.js';
 import { defaultWindow, parseTimeWindow } from '../language/time-phrases.js';
 import { windowPhrase } from '../language/window-label.js';
+import { placeAliases } from '../language/words.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { MemoryRow } from '../memories/memories.repository.js';
 import type { AssistantRepository } from './assistant.repository.js';
@@ -29,7 +32,18 @@ export interface AssistantScope {
   timezone: string | null;
   language: Language;
   amnesia: boolean;
-  cameras: { id: string; name: string; siteId: string | null; notes: string | null }[];
+  cameras: {
+    id: string;
+    name: string;
+    siteId: string | null;
+    notes: string | null;
+    isPrivate?: boolean;
+    isMuted?: boolean;
+    connectionType?: string;
+    configurationStatus?: string;
+    streamStatus?: string | null;
+    lastActivityAt?: Date | null;
+  }[];
   sites: { id: string; name: string }[];
   memories: (MemoryRow & { siteIds: string[] })[];
 }
@@ -73,6 +87,37 @@ export function questionContext(scope: AssistantScope): QuestionContext {
     memories: scope.memories.flatMap((m) =>
       memoryNames(m).map((name) => ({ uuid: m.id, name, category: m.category })),
     ),
+  };
+}
+
+/**
+ * The household tool: the user's cameras (private, muted, offline), properties and memories, as facts. A
+ * stream camera is offline when its stream is reconnecting or stopped, or its setup failed; cameras that
+ * upload are never "offline" as such (their last event says when they last sent something).
+ */
+export function householdFacts(scope: AssistantScope): HouseholdFacts {
+  const siteName = (id: string | null) => (id ? (scope.sites.find((s) => s.id === id)?.name ?? null) : null);
+  return {
+    cameras: scope.cameras.map((c) => ({
+      name: c.name,
+      siteName: siteName(c.siteId),
+      private: c.isPrivate ?? false,
+      muted: c.isMuted ?? false,
+      offline:
+        c.configurationStatus === 'failed' ||
+        (c.connectionType !== 'upload' &&
+          (c.streamStatus === 'reconnecting' || c.streamStatus === 'stopped')),
+      lastActivityAt: c.lastActivityAt ?? null,
+    })),
+    sites: scope.sites.map((s) => ({
+      name: s.name,
+      cameraCount: scope.cameras.filter((c) => c.siteId === s.id).length,
+    })),
+    memories: scope.memories.map((m) => ({
+      category: m.category,
+      ...(m.name ? { name: m.name } : {}),
+      ...(m.text ? { text: m.text } : {}),
+    })),
   };
 }
 
@@ -243,6 +288,12 @@ function resolveNames<T>(wanted: unknown, items: T[], nameOf: (item: T) => strin
   return out;
 }
 
+/** A camera's or property's names for the model's arguments: its own and the other language's ("Haustür"). */
+function withAliases<T extends { name: string }>(items: T[]): (item: T) => string[] {
+  const aliases = placeAliases(items.map((item) => ({ key: item.name, value: item })));
+  return (item) => [item.name, ...aliases.filter((a) => a.value === item).map((a) => a.key)];
+}
+
 const stringList = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
 
 export interface ToolDeps {
@@ -286,8 +337,8 @@ export function llmTools(deps: ToolDeps): LlmTool[] {
       const args = (raw ?? {}) as Record<string, unknown>;
       const phrase = typeof args.time_phrase === 'string' ? args.time_phrase : '';
       const window = (phrase && parseTimeWindow(fold(phrase), scope)) || defaultWindow(scope);
-      const cams = resolveNames(args.cameras, scope.cameras, (c) => [c.name]);
-      const named = resolveNames(args.properties, scope.sites, (s) => [s.name]);
+      const cams = resolveNames(args.cameras, scope.cameras, withAliases(scope.cameras));
+      const named = resolveNames(args.properties, scope.sites, withAliases(scope.sites));
       const mems = resolveNames(args.memory_names, scope.memories, memoryNames);
       const kinds = Array.isArray(args.kinds)
         ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
@@ -401,7 +452,45 @@ export function llmTools(deps: ToolDeps): LlmTool[] {
     },
   };
 
-  return scope.amnesia ? [search, searchMemories] : [search, searchMemories, createMemory];
+  const household: LlmTool = {
+    name: 'get_household',
+    description:
+      "The user's own setup: cameras (with property, private mode, muted, offline, last event), properties with their camera counts, and what you know (people, pets, vehicles, notes). Use it for questions about the cameras, properties or memories themselves.",
+    parameters: {
+      type: 'object',
+      properties: {
+        topic: {
+          type: 'string',
+          enum: ['cameras', 'properties', 'private', 'muted', 'offline', 'memories'],
+          description: 'What the user asked about.',
+        },
+      },
+      additionalProperties: false,
+    },
+    run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const facts = householdFacts(scope);
+      const topic = typeof args.topic === 'string' ? (args.topic as HouseholdTopic) : undefined;
+      return Promise.resolve({
+        ...(topic ? { topic } : {}),
+        cameras: facts.cameras.map((c) => ({
+          ...c,
+          lastActivityAt: c.lastActivityAt ? c.lastActivityAt.toISOString() : null,
+        })),
+        properties: facts.sites,
+        memories: facts.memories,
+      });
+    },
+  };
+
+  return scope.amnesia
+    ? [search, searchMemories, household]
+    : [search, searchMemories, createMemory, household];
+}
+
+/** The intent step (`understand`) against the user's own names: what the message asks for. */
+export function understandIn(scope: AssistantScope, text: string): Understood {
+  return understand(text, questionContext(scope));
 }
 
 /** A question parsed against the user's own names (cameras, properties, memories). */

@@ -171,7 +171,7 @@ describe('when something matched', () => {
       ctx('en', { notes: ['The plumber comes on Tuesday'] }),
     );
     expect(answer.text).toBe(
-      "I didn't see anything in the last 24 hours.\nFrom your notes: “The plumber comes on Tuesday”",
+      "I didn't see anyone in the last 24 hours.\nFrom your notes: “The plumber comes on Tuesday”",
     );
   });
 });

@@ -159,6 +159,13 @@ function whenPhrase(q: Search, ctx: AnswerContext, label: WindowLabel): string {
   return `${when} ${ctx.language === 'en' ? 'so far' : 'bisher'}`;
 }
 
+/** Where and when a search looked, as the answers say it: "at the Front Door today", "an der Haustür heute". */
+export function scopePhrase(q: Search, ctx: AnswerContext): { where?: string; when: string } {
+  const label: WindowLabel = q.window ?? { type: 'recent', amount: 24, unit: 'hour', implicit: true };
+  const where = wherePhrase(q, ctx, undefined);
+  return { ...(where ? { where } : {}), when: whenPhrase(q, ctx, label) };
+}
+
 function nothingSentence(q: Search, ctx: AnswerContext, label: WindowLabel): string {
   const en = ctx.language === 'en';
   const when = whenPhrase(q, ctx, label);
@@ -257,7 +264,7 @@ function recognisedLine(found: FoundActivity[], language: Language): string | un
 }
 
 /** The stored sentence when it is in the answer's language, else one composed from the facts. */
-function sentenceOf(a: FoundActivity, ctx: AnswerContext): string {
+export function sentenceOf(a: FoundActivity, ctx: Pick<AnswerContext, 'language' | 'timezone'>): string {
   const stored = ctx.language === 'en' ? a.description : (a.descriptionLocalized ?? undefined);
   if (stored?.trim()) return stored.trim();
   return describeActivity(

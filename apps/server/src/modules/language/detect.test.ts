@@ -10,6 +10,12 @@ describe('detectLanguage', () => {
     ['Hi', undefined],
     ['Rose?', undefined],
     ['ok', undefined],
+    ['Paket?', 'de'],
+    ['Einfahrt?', 'de'],
+    ['Hütte', 'de'],
+    ['Danke!', 'de'],
+    ['any package?', 'en'],
+    ['thanks', 'en'],
   ])('%s', (text, language) => {
     expect(detectLanguage(text)).toBe(language);
   });

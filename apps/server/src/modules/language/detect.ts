@@ -16,8 +16,28 @@ const EN = new Set(
   ),
 );
 
+// Words short German questions often are on their own ("Paket?", "Einfahrt?", "Wetter?").
+const DE_SHORT = new Set(
+  'paket pakete lieferung einfahrt hütte zuhause hause kamera kameras wetter witz danke feuer rauch bär wie viele welche etwas jetzt gerade sonst tschüss servus moin bitte nichts garten tür'.split(
+    ' ',
+  ),
+);
+const EN_SHORT = new Set(
+  'package delivery driveway cabin home camera cameras weather joke thanks fire smoke bear how many which anything now bye front back yard porch'.split(
+    ' ',
+  ),
+);
+
 export function detectLanguage(text: string): Language | undefined {
   const words = text.toLowerCase().match(/[a-zäöüß]+/g) ?? [];
+  if (words.length > 0 && words.length <= 3) {
+    // A short message: one word of one language and none of the other is enough.
+    // Only words that say something; a bare "Hi" or "ok" leaves it to the profile.
+    const de = words.filter((w) => DE_SHORT.has(w)).length + (/[äöüß]/.test(text) ? 1 : 0);
+    const en = words.filter((w) => EN_SHORT.has(w)).length;
+    if (de > 0 && en === 0) return 'de';
+    if (en > 0 && de === 0) return 'en';
+  }
   let de = /[äöüß]/.test(text.toLowerCase()) ? 1 : 0;
   let en = 0;
   for (const w of words) {

@@ -14,6 +14,7 @@ import {
   type WindowLabel,
   type WindowTiming,
 } from './time-phrases.js';
+import { fixTypos, placeAliases } from './words.js';
 
 export interface QuestionContext {
   now: Date;
@@ -76,6 +77,7 @@ const KIND_WORDS: KindWord[] = [
     re: words(
       'anyone|anybody|someone|somebody|nobody|no one|who|whom|person|persons|people|visitors?|guests?|' +
         'strangers?|intruders?|burglars?|courier|delivery (?:guy|man|person|driver)|mailman|postman|' +
+        'men|man|guy|guys|neighbou?rs?|gardeners?|cleaners?|plumbers?|nachbarn?|nachbarin|gartner|handwerker|' +
         'woman|women|kids?|child|children|humans?|' +
         'jemand|jemanden|irgendwer|irgendjemand|wer|wen|niemand|niemanden|personen|leute|menschen?|' +
         'besuch|besucher|besucherin|besucherinnen|gast|gaste|fremde|fremder|fremden|einbrecher|' +
@@ -197,15 +199,15 @@ export function parseQuestion(text: string, ctx: QuestionContext): ParsedQuestio
     };
   }
 
-  const folded = fold(text);
-  const cams = matchNames(
-    folded,
-    ctx.cameras.map((c) => ({ key: c.name, value: c })),
-  );
-  const sites = matchNames(
-    cams.rest,
-    ctx.sites.map((s) => ({ key: s.name, value: s.id })),
-  );
+  const folded = fixTypos(fold(text), [
+    ...ctx.cameras.map((c) => c.name),
+    ...ctx.sites.map((s) => s.name),
+    ...ctx.memories.map((m) => m.name),
+  ]);
+  const camItems = ctx.cameras.map((c) => ({ key: c.name, value: c }));
+  const cams = matchNames(folded, [...camItems, ...placeAliases(camItems)]);
+  const siteItems = ctx.sites.map((s) => ({ key: s.name, value: s.id }));
+  const sites = matchNames(cams.rest, [...siteItems, ...placeAliases(siteItems)]);
   const mems = matchNames(
     sites.rest,
     ctx.memories.filter((m) => m.category !== 'other').map((m) => ({ key: m.name, value: m.uuid })),
