@@ -18,7 +18,10 @@ import { createMemoriesModule } from './modules/memories/memories.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
-import { createRecognitionModule } from './modules/recognition/recognition.module.js';
+import {
+  createRecognitionModule,
+  createRecurringFacesModule,
+} from './modules/recognition/recognition.module.js';
 import { createStreamsModule } from './modules/streams/streams.module.js';
 import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
 import { createSignupModule } from './modules/signup/signup.module.js';
@@ -149,12 +152,21 @@ export async function createServer(deps: AppDeps) {
     alerts: alerts.api,
     enabled: deps.analysis !== false,
   });
+  // Unknown faces seen on several days are offered once in the chat; a reply naming them makes the memory.
+  const recurringFaces = createRecurringFacesModule(context, {
+    vision: deps.vision,
+    analysis: analysis.api,
+    chat: chat.api,
+    memories: memories.api,
+    recognition: recognition.api,
+  });
   const assistant = createAssistantModule(context, {
     chat: chat.api,
     memories: memories.api,
     notifications: notifications.api,
     activities: activities.api,
-    alerts: alerts.api,
+    // A reply to a recurring face's offer names or dismisses it; any other reply may correct an alert.
+    alerts: recurringFaces.api.answeringFirst(alerts.api),
     llm: deps.llm,
   });
   // Paid plans: Stripe's customers and subscriptions on the users' rows; a subscription starting releases
@@ -172,7 +184,8 @@ export async function createServer(deps: AppDeps) {
   // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, helper, streams, chat, alerts, analysis, assistant, billing, highlights],
+    ...[activities, ingest, helper, streams, chat, alerts, analysis, recurringFaces, assistant],
+    ...[billing, highlights],
   ];
   registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
   const http = {
@@ -210,6 +223,7 @@ export async function createServer(deps: AppDeps) {
       notifications: notifications.api,
       realtime: realtime.api,
       recognition: recognition.api,
+      recurringFaces: recurringFaces.api,
       streams: streams.api,
     },
   };

@@ -56,6 +56,11 @@ export const JOB_SCHEMAS = {
     imageId: z.uuid(),
     storageKey: z.string().min(1),
   }),
+  /**
+   * recognition, hourly at :35: offer the unknown faces that kept coming back this week to owners whose
+   * evening hour it is (recurring-faces.service.ts), and purge offers past RETENTION_DAYS.
+   */
+  'recognition.recurring-faces': clock,
   /** memories, hourly: delete memories past their expiry, with their photos. */
   'memories.purge-expired': nothing,
   /** highlights, every hour at :05: each property's summary of the last complete hours. */

@@ -26,24 +26,28 @@ export interface AnalysisNeeds {
  */
 export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeeds) {
   const { config, log } = context;
+  const frames = createActivityFrames({
+    storage: context.storage,
+    extractFrames: needs.media.extractFrames,
+    maxBytes: config.INGEST_MAX_BYTES,
+    onToolMissing: needs.media.reportMissing,
+    log,
+  });
   const analysis = createAnalysisService({
     repo: createAnalysisRepository(context.database.db),
     activities: needs.activities,
     vision: needs.vision,
-    frames: createActivityFrames({
-      storage: context.storage,
-      extractFrames: needs.media.extractFrames,
-      maxBytes: config.INGEST_MAX_BYTES,
-      onToolMissing: needs.media.reportMissing,
-      log,
-    }),
+    frames,
     recognition: recognitionRules,
     faceExamples: needs.recognition,
     alerts: needs.alerts,
     log,
   });
   return {
-    api: undefined,
+    api: {
+      /** The frames of an activity as the analysis reads them (the stored face boxes fit these). */
+      frames,
+    },
     workers: (jobs) =>
       registerAnalysisWorker(jobs, {
         analysis: needs.enabled ? analysis : undefined,
@@ -51,5 +55,6 @@ export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeed
       }),
     // Closed last of all, after the jobs that use it have drained.
     close: () => needs.vision.close(),
-  } satisfies AppModule<undefined>;
+  } satisfies AppModule<unknown>;
 }
+export type AnalysisApi = ReturnType<typeof createAnalysisModule>['api'];

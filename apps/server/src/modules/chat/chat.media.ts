@@ -1,3 +1,5 @@
+import type { ChatMessage } from '@homesitter/contract';
+
 /**
  * Whether `url` is a signed media URL of this user's own: the only images a chat message may carry.
  *
@@ -36,5 +38,44 @@ export function createOwnMediaCheck(publicUrl: string, verify?: MediaSignatureCh
     const exp = parsed.searchParams.get('exp') ?? undefined;
     const sig = parsed.searchParams.get('sig') ?? undefined;
     return verify(key, exp, sig) !== 'invalid';
+  };
+}
+
+/**
+ * The home sitter's images keep the URL they were sent with, and signed URLs expire (`MEDIA_URL_TTL`), while
+ * history is read for weeks: history hands out freshly signed URLs for images stored under the user's own
+ * media folder (`users/<userId>/…`, on this server's `/media` route or an S3 bucket's path). Any other image,
+ * and the user's own messages, are left as they are.
+ */
+export function createImageResigner(sign: (key: string) => Promise<string>) {
+  const keyOf = (userId: string, url: string): string | undefined => {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(url, 'http://local').pathname);
+    } catch {
+      return undefined;
+    }
+    const at = path.indexOf(`/users/${userId}/`);
+    const key = at < 0 ? undefined : path.slice(at + 1);
+    return key && !key.split('/').includes('..') ? key : undefined;
+  };
+  return async (userId: string, messages: ChatMessage[]): Promise<ChatMessage[]> => {
+    const stale = (m: ChatMessage) => m.role === 'agent' && m.image_urls.some((u) => keyOf(userId, u));
+    if (!messages.some(stale)) return messages;
+    return Promise.all(
+      messages.map(async (m) =>
+        stale(m)
+          ? {
+              ...m,
+              image_urls: await Promise.all(
+                m.image_urls.map(async (u) => {
+                  const key = keyOf(userId, u);
+                  return key ? sign(key) : u;
+                }),
+              ),
+            }
+          : m,
+      ),
+    );
   };
 }

@@ -3,7 +3,7 @@ import type { ReadCaches } from '../../platform/read-cache.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { MediaApi } from '../media/media.module.js';
 import type { RealtimeApi } from '../realtime/realtime.module.js';
-import { createOwnMediaCheck } from './chat.media.js';
+import { createImageResigner, createOwnMediaCheck } from './chat.media.js';
 import { createChatRepository } from './chat.repository.js';
 import { registerChatRoutes } from './chat.routes.js';
 import { createChatService } from './chat.service.js';
@@ -21,6 +21,7 @@ export interface ChatNeeds {
 export function createChatModule(context: ModuleContext, needs: ChatNeeds) {
   const { config, jobs } = context;
   const { signer } = needs.media;
+  const resignImages = createImageResigner((key) => context.storage.signedUrl(key, config.MEDIA_URL_TTL));
   const chat = createChatService({
     repo: createChatRepository(context.database.db),
     userIdOf: needs.caches.userIds.userIdOf,
@@ -34,8 +35,9 @@ export function createChatModule(context: ModuleContext, needs: ChatNeeds) {
     isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) => signer.check(key, exp, sig)),
     // Every question gets its answer: the `ai.answer` job commits with the message (the assistant works it).
     onUserMessage: needs.answers ? (message, tx) => jobs.send('ai.answer', message, { tx }) : undefined,
-    // Alerts and answers keep their clips' URLs; history hands out fresh ones (signed URLs expire).
-    refreshAttachments: needs.activities.refreshAttachments,
+    // Alerts and answers keep their clips' and images' URLs; history hands out fresh ones (signed URLs expire).
+    refreshAttachments: async (userId, messages) =>
+      resignImages(userId, await needs.activities.refreshAttachments(userId, messages)),
   });
   return {
     api: chat,

@@ -134,3 +134,4 @@ export * from './schema/activities.js';
 export * from './schema/ai.js';
 export * from './schema/helpers.js';
 export * from './schema/billing.js';
+export * from './schema/recurring-faces.js';
