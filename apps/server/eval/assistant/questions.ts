@@ -52,7 +52,10 @@ export function loadQuestions(path = QUESTIONS_PATH): Question[] {
   return (JSON.parse(readFileSync(path, 'utf8')) as QuestionSet).questions;
 }
 
-/** Lower case, accents and umlauts folded (ü → u), ß → ss, punctuation to spaces. */
+/**
+ * Lower case, accents and umlauts folded (ü → u), ß → ss, punctuation to spaces. The scorer's own, not
+ * language/fold.ts: what judges the answers must not share the parser's reading of text.
+ */
 export function fold(text: string): string {
   return text
     .toLowerCase()
