@@ -427,8 +427,13 @@ describe('the app inside the native shell', () => {
       const safeTop = () =>
         page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--safe-top').trim());
       await expect.poll(safeTop).toBe(platform === 'android' ? '48px' : '44px');
-      // Measured again on resize (and rotation, and the recalc event).
+      // Measured again on resize (rotation) and on the recalc event: a stale value is put back each time.
+      const spoil = () =>
+        page.evaluate(() => document.documentElement.style.setProperty('--safe-top', '1px'));
+      await spoil();
       await page.setViewportSize({ width: 812, height: 375 });
+      await expect.poll(safeTop).toBe(platform === 'android' ? '48px' : '44px');
+      await spoil();
       await page.evaluate(() => window.dispatchEvent(new Event('homesitter:safe-area-recalc')));
       expect(await safeTop()).toBe(platform === 'android' ? '48px' : '44px');
       expect(await page.getByRole('navigation', { name: 'Get the mobile app' }).count()).toBe(0);
