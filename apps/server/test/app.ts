@@ -49,7 +49,14 @@ export interface TestAppOptions {
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://homesitter.test', ...options.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://homesitter.test',
+    // The test machines are shared and noisy: a busy neighbour must not make this server shed the test's
+    // own calls. Load shedding has its own tests (injected pressure, or this setting passed explicitly).
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...options.env,
+  });
   const database = options.database ?? (await createTestDatabase());
   const mailer = createCaptureMailer();
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
