@@ -8,6 +8,7 @@ import {
   type CamerasRepository,
   type UploadCredentialsRow,
 } from './cameras.repository.js';
+import { createVerifiedLogins } from './verified-logins.js';
 
 export interface UploadCredentialsServiceDeps {
   repo: CamerasRepository;
@@ -27,6 +28,10 @@ function newUsername(): string {
   return name;
 }
 
+/** A camera's right login is checked with scrypt again after this long (verified-logins.ts). */
+const VERIFIED_LOGIN_TTL_MS = 10 * 60_000;
+const VERIFIED_LOGINS_MAX = 10_000;
+
 /** 20 URL-safe characters (120 bits). */
 function newPassword(): string {
   return randomBytes(15).toString('base64url');
@@ -38,6 +43,7 @@ function newPassword(): string {
  */
 export function createUploadCredentialsService(deps: UploadCredentialsServiceDeps) {
   const { repo, secrets } = deps;
+  const verified = createVerifiedLogins({ ttlMs: VERIFIED_LOGIN_TTL_MS, max: VERIFIED_LOGINS_MAX });
 
   async function ownerId(subject: string): Promise<string> {
     const row = await repo.findOwner(subject);
@@ -108,7 +114,10 @@ export function createUploadCredentialsService(deps: UploadCredentialsServiceDep
         await verifyPassword(password, await DUMMY_HASH_PROMISE);
         return null;
       }
-      return (await verifyPassword(password, row.passwordHash)) ? row.userId : null;
+      const ok = await verified.check(row.username, password, row.passwordHash, () =>
+        verifyPassword(password, row.passwordHash),
+      );
+      return ok ? row.userId : null;
     },
   };
 }
