@@ -6,7 +6,8 @@ import { createDisabledVisionEngine } from '../src/adapters/vision/disabled.visi
 import type { VisionEngine } from '../src/adapters/vision/vision.js';
 import { createServer, type AppDeps, type Server } from '../src/app.js';
 import { createAdapters, type Limits } from '../src/bootstrap.js';
-import { loadSigningKey } from '../src/modules/auth/tokens.js';
+import type { Fanout } from '../src/adapters/fanout/fanout.js';
+import { loadSigningKey, type SigningKey } from '../src/modules/auth/tokens.js';
 import { loadConfig } from '../src/platform/config.js';
 import type { Database } from '../src/platform/db/client.js';
 import { createEventBus } from '../src/platform/events.js';
@@ -44,6 +45,10 @@ export interface TestAppOptions {
   helperLiveLingerMs?: number;
   /** The clock of billing's refund preview (a fake Stripe's own, so amounts do not depend on test speed). */
   billingNow?: () => Date;
+  /** Another instance's fan-out end (test/linked-fanout.ts), to run two instances of the server in one test. */
+  fanout?: Fanout;
+  /** The ID token key, shared by instances that must accept each other's tokens. */
+  signingKey?: SigningKey;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -66,7 +71,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       events: createEventBus(log),
       database,
       mailer,
-      signingKey: await loadSigningKey(undefined, join(dataDir, 'auth-key.pem')),
+      signingKey: options.signingKey ?? (await loadSigningKey(undefined, join(dataDir, 'auth-key.pem'))),
+      ...(options.fanout ? { fanout: options.fanout } : {}),
       adminToken: TEST_ADMIN_TOKEN,
       mediaSecret: TEST_MEDIA_SECRET,
       limits: options.limits ?? { authPerIpPerMinute: 10_000, signInPerEmail: 10_000 },

@@ -29,9 +29,9 @@ const LAST: ReadonlySet<EndpointName> = new Set(['deleteUser']);
 const tally = { sent: 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
 const problems: string[] = [];
 /**
- * 4xx answers of Fastify's router itself (bad percent-encoding, a path parameter over `maxParamLength`)
- * still lack the envelope: they need `frameworkErrors: sendFrameworkError` (platform/http/error-handler.ts)
- * in the `Fastify()` options of platform/http/server.ts. Kept apart until then (see the last test).
+ * 4xx answers of Fastify's router itself (bad percent-encoding, a path parameter over `maxParamLength`) get
+ * the envelope from `frameworkErrors` (platform/http/server.ts); any without it are counted apart, so the
+ * last test names them.
  */
 const ROUTER_CODES = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
 const routerProblems: string[] = [];

@@ -5,6 +5,9 @@ import { Client, FTPError } from 'basic-ftp';
 // files one after another on one connection, and a file that was not answered 226 (refused, or the
 // connection broke) is sent again under a new name on a new connection after a short pause, as a camera
 // does. Every answer is recorded: which names were acknowledged, and each refusal's code.
+//
+// Because a retried file gets a new name, a file stored under a name the camera heard refused (no 226) is a
+// duplicate: the camera sent it again. `duplicatedUploads` counts those beside names stored twice.
 
 export interface FtpLogin {
   username: string;
@@ -103,4 +106,25 @@ export async function ftpBurst(options: BurstOptions): Promise<BurstResult> {
 
   await Promise.all(Array.from({ length: options.cameras }, (_, i) => camera(i)));
   return { acked, refusals };
+}
+
+export interface Duplicates {
+  /** Names with more than one stored row. */
+  storedTwice: number;
+  /** Names stored though the camera heard no acknowledgement (so it sent the file again, as a new name). */
+  storedRefused: number;
+  /** Both: every file the cameras' events hold twice. */
+  duplicated: number;
+}
+
+/**
+ * The duplicates among `stored` (one entry per stored row, by the name the camera gave it) when `refused`
+ * are the names a camera was not told were received; the fault tests' `tally()` counts with this rule too.
+ */
+export function duplicatedUploads(stored: readonly string[], refused: readonly string[]): Duplicates {
+  const count = new Map<string, number>();
+  for (const name of stored) count.set(name, (count.get(name) ?? 0) + 1);
+  const storedTwice = [...count.values()].filter((n) => n > 1).length;
+  const storedRefused = new Set(refused.filter((name) => count.has(name))).size;
+  return { storedTwice, storedRefused, duplicated: storedTwice + storedRefused };
 }

@@ -15,7 +15,8 @@ import { jpegWithLocation } from './images.js';
 // The acknowledgement guarantee across a SIGTERM, with the real process as `npm start` runs it: 8 FTP clients
 // upload in a loop, the server is told to stop midway, and afterwards every upload a client heard 226 for is
 // in the database once, and every upload in the database was answered 226 (none committed unacknowledged).
-// A request on an HTTP connection kept alive from before the signal is answered 503, not reset.
+// A request on an HTTP connection kept alive from before the signal is answered 503, not reset; new HTTP, FTP
+// and SMTP connections are refused.
 
 const CLIENTS = 8;
 const SIGTERM_AFTER_ACKS = 40;
@@ -49,6 +50,7 @@ describe('stopping the server under camera uploads', () => {
   let base: string;
   let port: number;
   let ftpPort: number;
+  let smtpPort: number;
   let child: ChildProcess | undefined;
   let stdout = '';
   const logged = (text: string) =>
@@ -88,6 +90,7 @@ describe('stopping the server under camera uploads', () => {
   beforeAll(async () => {
     port = await freePort();
     ftpPort = await freePort();
+    smtpPort = await freePort();
     const pasvMin = 41_000 + Math.floor(Math.random() * 300) * 50;
     base = `http://127.0.0.1:${port}`;
     env = {
@@ -103,7 +106,7 @@ describe('stopping the server under camera uploads', () => {
       FTP_PORT: String(ftpPort),
       FTP_PASV_MIN: String(pasvMin),
       FTP_PASV_MAX: String(pasvMin + 49),
-      INGEST_SMTP_PORT: '0',
+      INGEST_SMTP_PORT: String(smtpPort),
       VERIFICATION_EXEMPT_EMAILS: 'stop@example.com',
       // Long enough that the kept-alive request below surely comes within it, however loaded the machine.
       SHUTDOWN_GRACE_SECONDS: '15',
@@ -115,7 +118,7 @@ describe('stopping the server under camera uploads', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('answers every committed upload before it exits, and 503 on a kept-alive connection', async () => {
+  it('answers every committed upload before it exits, 503 on a kept-alive connection, and takes no new connection', async () => {
     child = start();
     await ready();
 
@@ -153,6 +156,8 @@ describe('stopping the server under camera uploads', () => {
       return { res, body, reused: req.reusedSocket };
     };
     expect((await get('/healthz')).res.statusCode).toBe(200);
+    // Camera mail is taken before the signal…
+    expect(await refused(smtpPort)).toBe(false);
 
     const jpeg = await jpegWithLocation(320, 240);
     const acked: string[] = [];
@@ -204,6 +209,8 @@ describe('stopping the server under camera uploads', () => {
     expect(JSON.parse(late.body)).toMatchObject({ success: false, code: 'server.unavailable' });
     expect(await refused(port)).toBe(true);
     expect(await refused(ftpPort)).toBe(true);
+    // …and refused after it, like FTP and HTTP.
+    expect(await refused(smtpPort)).toBe(true);
 
     await cameras;
     expect(await exit).toEqual([0, null]);

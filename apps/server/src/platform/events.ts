@@ -4,7 +4,8 @@
  * Every event is declared once, below, with who emits it: a new event is added here.
  *
  * Handlers run after the change is committed; a failing handler is logged and does not affect the others.
- * With several server instances, cross-instance delivery is the realtime module's concern (Redis), not this.
+ * With several server instances, cross-instance delivery is the realtime module's concern (Redis), not this:
+ * it relays the few events every instance must hear (`identity.revoked`).
  */
 import type { MemoryCategory } from '@homesitter/contract';
 import type { Logger } from './logger.js';
@@ -34,6 +35,11 @@ export interface CameraStateChange {
 export interface AppEvents {
   /** users: a user's profile and every row it owned are gone; adapters remove what lives outside the database. */
   'user.deleted': { userId: string; subject: string };
+  /**
+   * realtime: an account was deleted on some instance (this one too), heard through the fan-out: what any
+   * instance remembers of its identity is dropped, so its tokens are refused everywhere at once.
+   */
+  'identity.revoked': { userId: string; subject: string };
   /** cameras, sites: a camera or property of the user was added, changed or removed: clients refresh their lists. */
   'cameras.changed': { userId: string; camera?: CameraStateChange };
   /** users: the global privacy mode was switched (stream cameras stop or resume pulling). */

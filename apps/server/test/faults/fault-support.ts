@@ -1,11 +1,12 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import type { TestApp } from '../app.js';
+import { duplicatedUploads } from '../ftp-burst.js';
 import { startFakeS3 } from '../fake-s3.js';
 
 /**
@@ -79,7 +80,8 @@ export interface Tally {
 
 /**
  * Compares what the cameras were told with what the database holds: `lost` are acknowledged uploads without
- * a row, `duplicated` names with more than one row. Uploads refused with a temporary code must have no row.
+ * a row, `duplicated` names with more than one row and refused names that have one (`duplicatedUploads`: the
+ * camera sent that file again). Uploads refused with a temporary code must have no row.
  */
 export async function tally(
   t: TestApp,
@@ -91,14 +93,14 @@ export async function tally(
     'SELECT original_name FROM uploads WHERE user_id = $1',
     [userId],
   );
-  const count = new Map<string, number>();
-  for (const r of rows) count.set(r.original_name, (count.get(r.original_name) ?? 0) + 1);
+  const stored = rows.map((r) => r.original_name);
+  const names = new Set(stored);
   return {
     acked: acked.length,
     refused: refused.length,
     rows: rows.length,
-    lost: acked.filter((name) => !count.has(name)).length,
-    duplicated: [...count.values()].filter((n) => n > 1).length + refused.filter((n) => count.has(n)).length,
+    lost: acked.filter((name) => !names.has(name)).length,
+    duplicated: duplicatedUploads(stored, refused).duplicated,
   };
 }
 
@@ -228,10 +230,79 @@ export async function startPrivateRedis() {
 }
 
 const execFileAsync = promisify(execFile);
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
-/** Whether a private PostgreSQL cluster can be made here (initdb and pg_ctl are installed). */
-export const canRunPostgres = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
+/** Whether `bin` holds the two programs a private cluster needs. */
+const hasPgTools = (bin: string) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'));
+
+/** The folder of `name` on PATH, its symlinks followed (Debian links initdb into /usr/local/bin). */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const file = join(dir, name);
+    if (existsSync(file)) return dirname(realpathSync(file));
+  }
+  return undefined;
+}
+
+/**
+ * Where PostgreSQL's server programs are, whatever their version: `PG_BIN`, else `pg_config --bindir`, else the
+ * newest `/usr/lib/postgresql/<version>/bin` (Debian, Ubuntu), else the folder of `initdb` on PATH.
+ */
+export function findPgBin(): string | undefined {
+  if (process.env.PG_BIN) return hasPgTools(process.env.PG_BIN) ? process.env.PG_BIN : undefined;
+  const candidates: (() => string | undefined)[] = [
+    () => {
+      try {
+        return execFileSync('pg_config', ['--bindir'], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString()
+          .trim();
+      } catch {
+        return undefined;
+      }
+    },
+    () => {
+      const root = '/usr/lib/postgresql';
+      if (!existsSync(root)) return undefined;
+      const newest = readdirSync(root)
+        .filter((v) => /^\d+(\.\d+)?$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => join(root, v, 'bin'))
+        .find(hasPgTools);
+      return newest;
+    },
+    () => onPath('initdb'),
+  ];
+  for (const candidate of candidates) {
+    const bin = candidate();
+    if (bin && hasPgTools(bin)) return bin;
+  }
+  return undefined;
+}
+
+const PG_BIN = findPgBin();
+const asRoot = process.getuid?.() === 0;
+
+/** The `postgres` OS user's ids, which run the cluster when the tests run as root (initdb refuses root). */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const runAs = asRoot ? postgresUser() : undefined;
+
+/**
+ * Whether a private PostgreSQL cluster can be made here: initdb and pg_ctl are found, and, as root, a
+ * `postgres` user exists to run them. Otherwise `whyNoPostgres` says what is missing.
+ */
+export const canRunPostgres = PG_BIN !== undefined && (!asRoot || runAs !== undefined);
+export const whyNoPostgres = !PG_BIN
+  ? 'initdb and pg_ctl were not found (PG_BIN, pg_config --bindir, /usr/lib/postgresql/*/bin, PATH)'
+  : asRoot && !runAs
+    ? 'the tests run as root and there is no postgres user to run initdb'
+    : undefined;
 
 /**
  * A private PostgreSQL cluster in a temporary folder on a free port of 127.0.0.1, never the machine's shared
@@ -243,16 +314,13 @@ export async function startPrivatePostgres() {
   const dir = mkdtempSync(join(tmpdir(), 'hs-pg-'));
   const data = join(dir, 'data');
   const logFile = join(dir, 'postgres.log');
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    chownSync(dir, uid, gid);
-  }
+  if (!PG_BIN) throw new Error(`no private PostgreSQL here: ${whyNoPostgres}`);
+  const pgBin = PG_BIN;
+  if (runAs) chownSync(dir, runAs.uid, runAs.gid);
   const run = (bin: string, args: string[]) =>
-    asRoot
-      ? execFileAsync('runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args])
-      : execFileAsync(join(PG_BIN, bin), args);
+    runAs
+      ? execFileAsync('runuser', ['-u', 'postgres', '--', join(pgBin, bin), ...args])
+      : execFileAsync(join(pgBin, bin), args);
   await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
   async function start(): Promise<void> {

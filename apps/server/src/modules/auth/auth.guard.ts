@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { commonErrors } from '../../platform/errors.js';
-import type { AccessGuards } from '../../platform/http/route.js';
+import type { AccessGuards, AuthContext } from '../../platform/http/route.js';
 import { redactToken } from '../../platform/logger.js';
 import type { TokenVerifier } from './tokens.js';
 
@@ -13,10 +13,10 @@ export interface GuardDeps {
   /** Our own provider's current answer, so a freshly verified user need not refresh the token first. */
   isLocalIdentityVerified: (identityId: string) => Promise<boolean>;
   /**
-   * Whether our own provider still has the identity: a deleted account's tokens stay valid JWTs until they
-   * expire, and must be useless at once (the answer may be remembered briefly; deletion forgets it).
+   * Whether the account behind a verified token is still there: a deleted account's tokens (ours or an
+   * external issuer's) stay valid JWTs until they expire, and must be useless at once (identity-presence.ts).
    */
-  localIdentityExists: (identityId: string) => Promise<boolean>;
+  isIdentityCurrent: (auth: AuthContext) => Promise<boolean>;
 }
 
 function bearerToken(req: FastifyRequest): string | undefined {
@@ -35,7 +35,7 @@ export function createAccessGuards(deps: GuardDeps): AccessGuards {
     if (!token)
       throw commonErrors.unauthenticated('Sign in to continue: the Authorization bearer token is missing');
     const auth = await deps.verify(token);
-    if (!auth || (auth.issuer === 'local' && !(await deps.localIdentityExists(auth.subject)))) {
+    if (!auth || !(await deps.isIdentityCurrent(auth))) {
       req.log.info({ token: redactToken(token) }, 'rejected bearer token');
       throw commonErrors.unauthenticated('Your session is invalid or has expired. Please sign in again.');
     }

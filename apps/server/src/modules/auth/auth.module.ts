@@ -1,4 +1,5 @@
 import type { Mailer } from '../../adapters/mail/mailer.js';
+import type { AuthContext } from '../../platform/http/route.js';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
 import { createRateLimiter } from '../../platform/rate-limiter.js';
 import { createAdminGuard } from './admin.guard.js';
@@ -8,10 +9,13 @@ import { createAuthRepository } from './auth.repository.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { createAuthService, LOCKOUT_WINDOW_MS } from './auth.service.js';
 import { createIdentityPresence } from './identity-presence.js';
-
-/** How long "this identity exists" is remembered per instance: a deleted account's tokens die within it. */
-const IDENTITY_PRESENCE_TTL_MS = 60_000;
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './tokens.js';
+
+/**
+ * How long an answer about an identity (exists, deleted when) is remembered per instance. A deletion drops
+ * it on every instance at once (`identity.revoked`); the TTL only bounds it when that word is lost.
+ */
+const IDENTITY_PRESENCE_TTL_MS = 60_000;
 
 // What other modules may use besides the API: rules and errors they share.
 export { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
@@ -42,14 +46,18 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     // Ten times the per-address bound, from anywhere: guessing from many addresses stays slow.
     signInPerEmailLimiter: createRateLimiter({ max: needs.signInPerEmail * 10, windowMs: LOCKOUT_WINDOW_MS }),
     signInLockoutAttempts: needs.signInPerEmail,
+    externalIssuer: config.AUTH_JWKS_URL ? config.AUTH_ISSUER : undefined,
     log,
   });
   const identities = createIdentityPresence({
     exists: (identityId) => auth.identityExists(identityId),
+    deletedAt: (subject) => auth.externalDeletionTime(subject),
     ttlMs: IDENTITY_PRESENCE_TTL_MS,
   });
-  // This instance forgets at once; another instance within the TTL (and its tokens' signature cache).
+  // The instance that deleted the account forgets at once; the others when the realtime fan-out relays it
+  // (`identity.revoked`, every instance including this one).
   context.events.on('user.deleted', ({ subject }) => identities.forget(subject));
+  context.events.on('identity.revoked', ({ subject }) => identities.forget(subject));
   const guards = createAccessGuards({
     verify: await createTokenVerifier(
       needs.signingKey,
@@ -60,7 +68,7 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     ),
     exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
     isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
-    localIdentityExists: (identityId) => identities.exists(identityId),
+    isIdentityCurrent: (caller) => identities.isCurrent(caller),
     admin: createAdminGuard(needs.adminToken),
   });
   return {
@@ -68,8 +76,14 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
       guards,
       /** Resolves when the password resets asked for so far have mailed their codes (tests). */
       resetsSettled: () => auth.settled(),
-      /** Forgets a local sign-in identity (its account deleted). */
-      deleteIdentity: (identityId: string) => auth.deleteIdentity(identityId),
+      /**
+       * Ends the identity behind a deleted account: ours is deleted, an external issuer's is recorded as
+       * deleted; either way its tokens are refused from now on.
+       */
+      deleteIdentity: async (caller: Pick<AuthContext, 'issuer' | 'subject'>) => {
+        await auth.deleteIdentity(caller);
+        identities.forget(caller.subject);
+      },
     },
     routes: (app, { rateLimit }) =>
       registerAuthRoutes(app, { auth, guards, signingKey: needs.signingKey, rateLimit }),

@@ -1,12 +1,15 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { authCodes, identities, refreshTokens } from '../../platform/db/schema.js';
+import { authCodes, deletedIdentities, identities, refreshTokens } from '../../platform/db/schema.js';
 
 export type Identity = typeof identities.$inferSelect;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type CodePurpose = (typeof authCodes.$inferSelect)['purpose'];
 
-/** SQL of the built-in identity provider: identities, refresh token families and mailed codes. */
+/**
+ * SQL of the built-in identity provider (identities, refresh token families, mailed codes) and of the
+ * deleted identities of an external issuer.
+ */
 export function createAuthRepository(db: Db) {
   return {
     async findIdentityByEmail(email: string): Promise<Identity | undefined> {
@@ -42,6 +45,23 @@ export function createAuthRepository(db: Db) {
 
     async deleteIdentity(id: string): Promise<void> {
       await db.delete(identities).where(eq(identities.id, id));
+    },
+
+    /** Records (or moves forward) the deletion time of an external identity, by its hash. */
+    async recordDeletedIdentity(identityHash: string, deletedAt: Date): Promise<void> {
+      await db
+        .insert(deletedIdentities)
+        .values({ identityHash, deletedAt })
+        .onConflictDoUpdate({ target: deletedIdentities.identityHash, set: { deletedAt } });
+    },
+
+    async findDeletionTime(identityHash: string): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ deletedAt: deletedIdentities.deletedAt })
+        .from(deletedIdentities)
+        .where(eq(deletedIdentities.identityHash, identityHash))
+        .limit(1);
+      return row?.deletedAt;
     },
 
     async insertRefreshToken(values: typeof refreshTokens.$inferInsert): Promise<void> {

@@ -9,13 +9,20 @@ import {
 } from '@homesitter/contract';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import { commonErrors } from '../../platform/errors.js';
+import type { AuthContext } from '../../platform/http/route.js';
 import type { Logger } from '../../platform/logger.js';
 import type { RateLimiter } from '../../platform/rate-limiter.js';
 import { authErrors } from './auth.errors.js';
 import { lockoutMail, passwordResetMail, verificationMail } from './auth.mails.js';
 import type { AuthRepository, Identity } from './auth.repository.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
-import { hashOpaqueToken, newIdentityId, newOpaqueToken, type IdTokenSubject } from './tokens.js';
+import {
+  hashIdentity,
+  hashOpaqueToken,
+  newIdentityId,
+  newOpaqueToken,
+  type IdTokenSubject,
+} from './tokens.js';
 
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 const VERIFY_CODE_TTL_MS = 24 * 3600 * 1000;
@@ -41,6 +48,8 @@ export interface AuthServiceDeps {
   /** Failed attempts from one address that pause it (the owner is told by mail). */
   signInLockoutAttempts?: number;
   log: Logger;
+  /** The external issuer (`AUTH_ISSUER`) whose deleted identities are recorded, when one is configured. */
+  externalIssuer?: string | undefined;
   now?: () => Date;
 }
 
@@ -55,6 +64,10 @@ export interface SignUpInput {
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, mailer, log } = deps;
   const now = deps.now ?? (() => new Date());
+  const externalIssuer = () => {
+    if (!deps.externalIssuer) throw new Error('no external issuer is configured');
+    return deps.externalIssuer;
+  };
   /** Mails under way after their answer went out: resets and lockout notices (`settled` waits for them). */
   const resets = new Set<Promise<void>>();
 
@@ -271,8 +284,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       return (await repo.findIdentityById(identityId)) !== undefined;
     },
 
-    async deleteIdentity(identityId: string): Promise<void> {
-      await repo.deleteIdentity(identityId);
+    /**
+     * Ends the identity behind a deleted account: ours is deleted (its tokens then name no identity); an
+     * external issuer's cannot be, so its deletion time is recorded against a hash of it.
+     */
+    async deleteIdentity(auth: Pick<AuthContext, 'issuer' | 'subject'>): Promise<void> {
+      if (auth.issuer === 'local') return repo.deleteIdentity(auth.subject);
+      await repo.recordDeletedIdentity(hashIdentity(externalIssuer(), auth.subject), now());
+    },
+
+    /** When the account of an external identity was deleted; undefined if it never was. */
+    async externalDeletionTime(subject: string): Promise<Date | undefined> {
+      return repo.findDeletionTime(hashIdentity(externalIssuer(), subject));
     },
   };
 }

@@ -85,6 +85,68 @@ describe('tokens from an external OIDC issuer', () => {
     }
   });
 
+  it('are useless once the account is deleted: the profile cannot come back through one (401)', async () => {
+    const token = await sign({ sub: 'firebase-uid-gone', email: 'gone@example.com', email_verified: true });
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await t.app.inject({ method: 'POST', url: '/api/users', headers, payload: {} })).statusCode).toBe(
+      201,
+    );
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/users', headers })).statusCode).toBe(200);
+
+    const recreate = await t.app.inject({ method: 'POST', url: '/api/users', headers, payload: {} });
+    expect(recreate.statusCode).toBe(401);
+    expect(recreate.json()).toMatchObject({ code: 'auth.unauthenticated' });
+    for (const url of ['/api/users/profile', '/api/users/settings', '/api/users/cameras'])
+      expect((await t.app.inject({ method: 'GET', url, headers })).statusCode, url).toBe(401);
+    // The issuer refreshes the token (a new `iat`, the same sign-in `auth_time`): still refused.
+    const signedInAt = Math.floor(Date.now() / 1000) - 60;
+    const refreshed = await sign({
+      sub: 'firebase-uid-gone',
+      email: 'gone@example.com',
+      email_verified: true,
+      auth_time: signedInAt,
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/users',
+          headers: { authorization: `Bearer ${refreshed}` },
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(401);
+    const users = await t.database.query<{ n: number }>(
+      'select count(*)::int as n from users where auth_subject = $1',
+      ['firebase-uid-gone'],
+    );
+    expect(users[0]?.n).toBe(0);
+    // What is kept of it is a hash, not the issuer's user id.
+    const kept = await t.database.query<{ identity_hash: string }>(
+      'select identity_hash from deleted_identities',
+    );
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.identity_hash).not.toContain('firebase-uid-gone');
+  });
+
+  it('let the user make a new account by signing in again after the deletion', async () => {
+    const claims = { sub: 'firebase-uid-back', email: 'back@example.com', email_verified: true };
+    const before = { authorization: `Bearer ${await sign(claims)}` };
+    await t.app.inject({ method: 'POST', url: '/api/users', headers: before, payload: {} });
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/users', headers: before })).statusCode).toBe(
+      200,
+    );
+    const again = {
+      authorization: `Bearer ${await sign({ ...claims, auth_time: Math.floor(Date.now() / 1000) + 2 })}`,
+    };
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/users', headers: again, payload: {} })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/users', headers: before, payload: {} })).statusCode,
+    ).toBe(401);
+  });
+
   it('do not stop our own tokens from working', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -85,7 +85,16 @@ export async function createTokenVerifier(
   function toContext(payload: JWTPayload, token: string, issuer: AuthContext['issuer']): AuthContext | null {
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : '';
     if (!payload.sub) return null;
-    return { subject: payload.sub, email, emailVerified: payload.email_verified === true, issuer, token };
+    // When the user signed in: `auth_time` (OIDC; a refreshed token keeps it), else when the token was issued.
+    const signedInAt = typeof payload.auth_time === 'number' ? payload.auth_time : payload.iat;
+    return {
+      subject: payload.sub,
+      email,
+      emailVerified: payload.email_verified === true,
+      issuer,
+      token,
+      ...(signedInAt !== undefined ? { signedInAt } : {}),
+    };
   }
 
   return withVerifiedTokenCache(async (token) => {
@@ -161,6 +170,11 @@ export function newOpaqueToken(bytes = 32): { value: string; hash: string } {
 
 export function hashOpaqueToken(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
+}
+
+/** How a deleted external identity is kept: a SHA-256 of its issuer and subject, never the subject itself. */
+export function hashIdentity(issuer: string, subject: string): string {
+  return createHash('sha256').update(`${issuer}\n${subject}`).digest('base64url');
 }
 
 /** A Firebase-style 28-character user id. */

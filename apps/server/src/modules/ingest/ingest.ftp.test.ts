@@ -214,16 +214,20 @@ describe('FTP ingest', () => {
     const jpeg = await smallJpeg();
     const codes = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        ftpClient(h.servers.ftpPort, login).then(async (c) => {
-          try {
-            return (await c.uploadFrom(bytes(jpeg), `/Router ${i}/x.jpg`)).code;
-          } finally {
-            c.close();
-          }
-        }),
+        ftpClient(h.servers.ftpPort, login)
+          .then(async (c) => {
+            try {
+              return (await c.uploadFrom(bytes(jpeg), `/Router ${i}/x.jpg`)).code;
+            } finally {
+              c.close();
+            }
+          })
+          .catch((err: unknown) => (err as { code?: number }).code ?? 0),
       ),
     );
-    expect(codes.filter((code) => code === 226)).toHaveLength(30);
+    const accepted = codes.filter((code) => code === 226).length;
+    console.info(`[faults] 30 cameras behind one address: ftp accepted ${accepted}/30`);
+    expect(accepted).toBe(30);
     const rows = (await uploadsOf(h.t, userId)).filter((r) => r.camera_name.startsWith('Router '));
     expect(rows).toHaveLength(30);
   }, 60_000);

@@ -135,10 +135,12 @@ describe('SMTP ingest', () => {
         send({
           from: `"Router ${i}" <cam@example.com>`,
           attachments: [{ filename: 'x.jpg', content: jpeg }],
-        }),
+        }).catch((err: unknown) => ({ response: String((err as { responseCode?: number }).responseCode) })),
       ),
     );
-    expect(sent.filter((info) => /^250/.test(info.response))).toHaveLength(30);
+    const accepted = sent.filter((info) => /^250/.test(info.response)).length;
+    console.info(`[faults] 30 cameras behind one address: smtp accepted ${accepted}/30`);
+    expect(accepted).toBe(30);
   }, 60_000);
 
   it('refuses a message over the size limit', async () => {

@@ -19,7 +19,7 @@ export function createUsersModule(context: ModuleContext, needs: { auth: Pick<Au
   const users = createUsersService({
     repo,
     freeEvents: context.config.FREE_EVENTS,
-    deleteLocalIdentity: (identityId) => needs.auth.deleteIdentity(identityId),
+    deleteIdentity: (auth) => needs.auth.deleteIdentity(auth),
     events: context.events,
     beforeDelete: async (userId) => {
       for (const hook of beforeDelete) await hook(userId);

@@ -13,8 +13,11 @@ import type { UserPatch, UserRow, UsersRepository } from './users.repository.js'
 export interface UsersServiceDeps {
   repo: UsersRepository;
   freeEvents: number;
-  /** Removes the identity behind a local account (our own provider); external issuers keep theirs. */
-  deleteLocalIdentity: (identityId: string) => Promise<void>;
+  /**
+   * Ends the identity behind a deleted account (auth): our provider's is removed, an external issuer's is
+   * recorded as deleted, so no token of it can come back.
+   */
+  deleteIdentity: (auth: Pick<AuthContext, 'issuer' | 'subject'>) => Promise<void>;
   events: EventBus;
   now?: () => Date;
   /**
@@ -176,7 +179,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const existing = await repo.findBySubject(auth.subject);
       if (existing && deps.beforeDelete) await deps.beforeDelete(existing.id);
       const deleted = await repo.deleteBySubject(auth.subject);
-      if (auth.issuer === 'local') await deps.deleteLocalIdentity(auth.subject);
+      await deps.deleteIdentity(auth);
       if (deleted) await deps.events.emit('user.deleted', { userId: deleted.id, subject: auth.subject });
     },
   };

@@ -17,6 +17,16 @@ export const identities = pgTable('identities', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Identities of an external issuer (`AUTH_JWKS_URL`) whose account was deleted, kept so the issuer's tokens
+ * from a sign-in before the deletion cannot bring it back. Only a SHA-256 of issuer and subject is kept.
+ * (Our own provider's identities are deleted outright; their tokens then name no identity.)
+ */
+export const deletedIdentities = pgTable('deleted_identities', {
+  identityHash: text('identity_hash').primaryKey(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull(),
+});
+
 /** Refresh tokens, stored as SHA-256 hashes. A family is one sign-in; rotation keeps the family. */
 export const refreshTokens = pgTable(
   'refresh_tokens',

@@ -21,6 +21,8 @@ export interface AuthContext {
   issuer: 'local' | 'external';
   /** The raw token, for logging its first characters only. */
   token: string;
+  /** When the caller signed in (seconds since the epoch): the token's `auth_time`, else its `iat`. */
+  signedInAt?: number;
 }
 
 declare module 'fastify' {
