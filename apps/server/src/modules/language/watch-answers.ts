@@ -77,6 +77,8 @@ export function clockPhrase(at: Date, talk: WatchTalk): string {
   const clock = formatClock(at, timezone, language) + (language === 'de' ? ' Uhr' : '');
   const days = localDayNumber(at, timezone) - localDayNumber(talk.now, timezone);
   if (days === 0) return clock;
+  if (days === 1 && /^0?0:00/.test(formatClock(at, timezone, 'de')))
+    return language === 'en' ? 'midnight' : 'Mitternacht';
   if (days === 1) return language === 'en' ? `tomorrow at ${clock}` : `morgen um ${clock}`;
   const date = formatDayDate(localDayNumber(at, timezone), language);
   return language === 'en' ? `${date} at ${clock}` : `am ${date} um ${clock}`;

@@ -228,6 +228,12 @@ export function watchWindow(folded: string, ctx: QuestionContext): WatchWindow |
   return undefined;
 }
 
+/** Words of the list and stop phrases only German uses ("Worauf achtest du?", "hör auf"). */
+const GERMAN_ONLY = w(
+  'worauf|wonach|achtest|passt du|beobachtest|uberwachst|beobachtungen|hor auf|horauf|stopp|vergiss|beende|' +
+    'abbrechen|brich ab|lass es|bescheid|sag mir|schreib mir|jedes mal',
+);
+
 // ---- the whole message -----------------------------------------------------------------------------------
 
 function subjectOf(text: string, ctx: QuestionContext): WatchSubject {
@@ -254,7 +260,7 @@ export function watchOf(text: string, ctx: QuestionContext): WatchAction | undef
     .replace(/\s+/g, ' ')
     .trim();
   if (!folded) return undefined;
-  const language = detectLanguage(text) ?? ctx.language;
+  const language = GERMAN_ONLY.test(folded) ? 'de' : (detectLanguage(text) ?? ctx.language);
 
   if (LIST.test(folded)) return { action: 'list', language };
   if (CANCEL.test(folded))
