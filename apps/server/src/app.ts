@@ -27,6 +27,7 @@ import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
 import { createSignupModule } from './modules/signup/signup.module.js';
 import { createSitesModule } from './modules/sites/sites.module.js';
 import { createUsersModule } from './modules/users/users.module.js';
+import { createWatchesModule } from './modules/watches/watches.module.js';
 import { sendRouteNotFound } from './platform/http/error-handler.js';
 import { registerHealthRoutes } from './platform/http/health.js';
 import type { AccessGuards } from './platform/http/route.js';
@@ -144,12 +145,19 @@ export async function createServer(deps: AppDeps) {
     users: users.api,
     llm: deps.llm,
   });
+  // Watch requests made in the chat ("tell me when a car arrives") alert when an analysed event matches.
+  const watches = createWatchesModule(context, {
+    chat: chat.api,
+    notifications: notifications.api,
+    activities: activities.api,
+  });
   const analysis = createAnalysisModule(context, {
     vision: deps.vision,
     media: media.api,
     recognition: recognition.api,
     activities: activities.api,
     alerts: alerts.api,
+    watches: watches.api,
     enabled: deps.analysis !== false,
   });
   // Unknown faces seen on several days are offered once in the chat; a reply naming them makes the memory.
@@ -167,6 +175,7 @@ export async function createServer(deps: AppDeps) {
     activities: activities.api,
     // A reply to a recurring face's offer names or dismisses it; any other reply may correct an alert.
     alerts: recurringFaces.api.answeringFirst(alerts.api),
+    watches: watches.api,
     llm: deps.llm,
   });
   // Paid plans: Stripe's customers and subscriptions on the users' rows; a subscription starting releases
@@ -184,7 +193,7 @@ export async function createServer(deps: AppDeps) {
   // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, helper, streams, chat, alerts, analysis, recurringFaces, assistant],
+    ...[activities, ingest, helper, streams, chat, alerts, watches, analysis, recurringFaces, assistant],
     ...[billing, highlights],
   ];
   registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
@@ -225,6 +234,7 @@ export async function createServer(deps: AppDeps) {
       recognition: recognition.api,
       recurringFaces: recurringFaces.api,
       streams: streams.api,
+      watches: watches.api,
     },
   };
 }

@@ -63,6 +63,8 @@ export const JOB_SCHEMAS = {
   'recognition.recurring-faces': clock,
   /** memories, hourly: delete memories past their expiry, with their photos. */
   'memories.purge-expired': nothing,
+  /** watches, every 10 minutes: end the watch requests whose time is up (end reason `expired`). */
+  'watches.expire': clock,
   /** highlights, every hour at :05: each property's summary of the last complete hours. */
   'highlights.hourly': clock,
   /** highlights, every hour at :10: today's summary so far, and yesterday's in full once the day has ended. */

@@ -4,6 +4,7 @@ import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { AlertsApi } from '../alerts/alerts.module.js';
 import type { MediaApi } from '../media/media.module.js';
 import type { RecognitionApi } from '../recognition/recognition.module.js';
+import type { WatchesApi } from '../watches/watches.module.js';
 import { recognitionRules } from '../recognition/recognition.module.js';
 import { createActivityFrames } from './activity-frames.js';
 import { registerAnalysisWorker } from './analysis.jobs.js';
@@ -16,13 +17,15 @@ export interface AnalysisNeeds {
   recognition: Pick<RecognitionApi, 'listForUser'>;
   activities: Pick<ActivitiesApi, 'saveAnalysis' | 'markEphemeral'>;
   alerts: Pick<AlertsApi, 'alertFor'>;
+  watches: Pick<WatchesApi, 'activityAnalysed'>;
   /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
   enabled: boolean;
 }
 
 /**
  * The AI's look at every activity (`activity.analyse`, sent with the activity): frames of its media go
- * through the vision engine, faces, vehicles and animals are recognised, and alerts decide what to tell.
+ * through the vision engine, faces, vehicles and animals are recognised, alerts decide what to tell, and the
+ * user's watch requests are matched.
  */
 export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeeds) {
   const { config, log } = context;
@@ -41,6 +44,7 @@ export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeed
     recognition: recognitionRules,
     faceExamples: needs.recognition,
     alerts: needs.alerts,
+    watches: needs.watches,
     log,
   });
   return {

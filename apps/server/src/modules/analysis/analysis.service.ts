@@ -24,6 +24,8 @@ export interface AnalysisServiceDeps {
   recognition: Recognition;
   faceExamples: { listForUser(userId: string): Promise<FaceExample[]> };
   alerts: Pick<AlertsService, 'alertFor'>;
+  /** Watch requests ("tell me when a car arrives"), told of every event once its analysis is final. */
+  watches?: { activityAnalysed(ctx: AnalysisContext): Promise<void> };
   log: Logger;
   now?: () => Date;
 }
@@ -149,6 +151,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);
       const analysed = unchanged ? activity : await analyse(ctx);
       await deps.alerts.alertFor({ ...ctx, activity: analysed });
+      await deps.watches?.activityAnalysed({ ...ctx, activity: analysed });
     },
   };
 }

@@ -99,6 +99,9 @@ describe('answers with an LLM', () => {
       'search_memories',
       'create_memory',
       'get_household',
+      'create_watch',
+      'list_watches',
+      'cancel_watch',
     ]);
     const system = first.body.messages[0]!.content as string;
     expect(system).toContain('- Home: Front Door, Driveway');
@@ -185,6 +188,60 @@ describe('answers with an LLM', () => {
     expect(Math.abs(Date.parse(note.expires_at) - Date.parse(tomorrow))).toBeLessThan(60_000);
   });
 
+  it('creates and stops watches through create_watch and cancel_watch', async () => {
+    llm.reply = (_req, i) =>
+      i === 0
+        ? {
+            toolCalls: [
+              {
+                name: 'create_watch',
+                arguments: {
+                  labels: ['car'],
+                  cameras: ['driveway'],
+                  time_phrase: 'in the next 2 hours',
+                  text_me: true,
+                },
+              },
+            ],
+          }
+        : { text: 'I’ll text you when a car pulls into the Driveway in the next two hours.' };
+    // Not a phrase the intent step reads as a watch: the model picks the tool.
+    await ask(
+      t,
+      world.user,
+      'Keep me posted by text on cars pulling into the driveway over the next 2 hours',
+    );
+    const [created] = toolResults(1) as {
+      created: { watch_id: string; cameras: string[]; text_me: boolean };
+    }[];
+    expect(created!.created).toMatchObject({ cameras: ['Driveway'], text_me: true, labels: ['car'] });
+    const [row] = await t.database.query<{
+      camera_ids: string[];
+      ends_at: Date;
+      starts_at: Date;
+      channel: string;
+    }>('select camera_ids, ends_at, starts_at, channel from watches where id = $1', [
+      created!.created.watch_id,
+    ]);
+    expect(row!.camera_ids).toEqual([world.cameras.Driveway!.id]);
+    expect(row!.channel).toBe('sms');
+    expect(new Date(row!.ends_at).getTime() - new Date(row!.starts_at).getTime()).toBe(2 * 3_600_000);
+
+    llm.received.length = 0;
+    llm.reply = (_req, i) =>
+      i === 0
+        ? { toolCalls: [{ name: 'cancel_watch', arguments: { watch_ids: [created!.created.watch_id] } }] }
+        : { text: 'Stopped.' };
+    await ask(t, world.user, 'I no longer need updates about cars in the driveway');
+    const [stopped] = toolResults(1) as { stopped: { watch_id: string }[] }[];
+    expect(stopped!.stopped.map((w) => w.watch_id)).toEqual([created!.created.watch_id]);
+    const [ended] = await t.database.query<{ end_reason: string }>(
+      'select end_reason from watches where id = $1',
+      [created!.created.watch_id],
+    );
+    expect(ended!.end_reason).toBe('cancelled');
+  });
+
   it('keeps a note itself when the model did not', async () => {
     llm.reply = () => ({ text: 'Sure!' });
     const answer = await ask(t, world.user, 'Remember that the spare key is under the mat');
@@ -245,6 +302,9 @@ describe('an LLM in amnesia mode', () => {
       'search_activities',
       'search_memories',
       'get_household',
+      'create_watch',
+      'list_watches',
+      'cancel_watch',
     ]);
     expect(request.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(request.messages[0]!.content).toContain('Amnesia mode is on');

@@ -6,6 +6,7 @@ import type { AlertsApi } from '../alerts/alerts.module.js';
 import type { ChatApi } from '../chat/chat.module.js';
 import type { MemoriesApi } from '../memories/memories.module.js';
 import type { NotificationsApi } from '../notifications/notifications.module.js';
+import type { WatchesApi } from '../watches/watches.module.js';
 import { registerAssistantWorker } from './assistant.jobs.js';
 import { createAssistantRepository } from './assistant.repository.js';
 import { createAssistantService } from './assistant.service.js';
@@ -16,6 +17,7 @@ export interface AssistantNeeds {
   notifications: Pick<NotificationsApi, 'notify'>;
   activities: Pick<ActivitiesApi, 'render'>;
   alerts: Pick<AlertsApi, 'applyChatCorrection'>;
+  watches: Pick<WatchesApi, 'create' | 'active' | 'cancel'>;
   llm: Llm | undefined;
 }
 
@@ -29,6 +31,7 @@ export function createAssistantModule(context: ModuleContext, needs: AssistantNe
     attachment: async (row) => attachmentFor(row, await needs.activities.render(row)),
     // Replies to alerts ("that's Rose") are corrections first.
     corrections: needs.alerts,
+    watches: needs.watches,
     llm: needs.llm,
     log: context.log,
   });

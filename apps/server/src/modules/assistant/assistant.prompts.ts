@@ -52,6 +52,7 @@ export function systemPrompt(scope: AssistantScope, understood?: Understood): st
     'For questions about the cameras, properties, private mode, muted or offline cameras, or what you know about the user, use get_household. Things cameras cannot detect (fire, smoke, sound, temperature, weather): say so and what you can do.',
     'When a search result says instead_of_searching, answer with that (the time has not come yet, or ask when the user was out); never say nothing happened. When it says so_far, say "so far".',
     'Each property is its own home: never combine events of different properties in one statement unless the user asked about all of them. When results come per property, answer per property.',
+    'When the user asks to be told when something happens from now on ("tell me when a car arrives tonight"), call create_watch; for "what are you watching for?" list_watches; to stop watching, cancel_watch.',
     `Give times in the user's local time with a ${german ? '24-hour' : '12-hour'} clock.`,
     'Keep answers short: a sentence or two, then at most five moments, one per line.',
     scope.amnesia

@@ -42,6 +42,18 @@ import type { ActivityRow } from '../activities/activities.repository.js';
 import type { AssistantRepository } from './assistant.repository.js';
 import { systemPrompt } from './assistant.prompts.js';
 import {
+  watchCancelledReply,
+  watchCreatedReply,
+  watchLimitReply,
+  watchListReply,
+  watchNotFoundReply,
+  watchPastReply,
+  watchWhichReply,
+} from '../language/watch-answers.js';
+import { DEFAULT_WATCH_HOURS } from '../language/watch-phrases.js';
+import {
+  cancelWatches,
+  createWatch,
   householdFacts,
   llmTools,
   memoryNames,
@@ -49,8 +61,10 @@ import {
   relevantNotes,
   understandIn,
   searchActivities,
+  watchFacts,
   type AssistantScope,
   type SearchResult,
+  type WatchCalls,
 } from './assistant.tools.js';
 
 export interface AssistantDeps {
@@ -86,6 +100,8 @@ export interface AssistantDeps {
       text: string,
     ): Promise<{ handled: false } | { handled: true; reply: string }>;
   };
+  /** Watch requests ("tell me when a car arrives"; the watches module). */
+  watches?: WatchCalls | undefined;
   /** The configured language model; absent: the built-in composer answers. */
   llm?: Llm | undefined;
   log: Logger;
@@ -296,9 +312,44 @@ export function createAssistantService(deps: AssistantDeps) {
     return q;
   }
 
+  /** "Tell me when …", "what are you watching for?", "stop": the watch tools, said back in the question's language. */
+  async function watchReply(
+    scope: AssistantScope,
+    u: Extract<Understood, { intent: 'watch' }>,
+    text: string,
+  ): Promise<string> {
+    const language = u.action === 'create' ? u.request.language : u.language;
+    const talk = { language, timezone: scope.timezone, now: scope.now };
+    const watches = deps.watches;
+    if (!watches || u.action === 'refuse_past') return watchPastReply(language);
+    const facts = (rows: Parameters<typeof watchFacts>[0][]) => rows.map((w) => watchFacts(w, scope));
+    switch (u.action) {
+      case 'create': {
+        const outcome = await createWatch(watches, scope, u.request, text);
+        if (outcome.kind === 'too_many') return watchLimitReply(outcome.limit, language);
+        return watchCreatedReply(
+          watchFacts(outcome.watch, scope),
+          outcome.defaulted,
+          DEFAULT_WATCH_HOURS,
+          talk,
+        );
+      }
+      case 'list':
+        return watchListReply(facts(await watches.active(scope.userId)), talk);
+      case 'cancel': {
+        const outcome = await cancelWatches(watches, scope, u.target);
+        if (outcome.kind === 'cancelled') return watchCancelledReply(facts(outcome.ended), talk);
+        if (outcome.kind === 'which') return watchWhichReply(facts(outcome.active), talk);
+        return watchNotFoundReply(facts(outcome.active), talk);
+      }
+    }
+  }
+
   async function deterministic(scope: AssistantScope, u: Understood, text: string): Promise<Answer> {
     const language = scope.language;
     switch (u.intent) {
+      case 'watch':
+        return noSearch(await watchReply(scope, u, text));
       case 'small_talk':
         return noSearch(smalltalkReply(u.kind, language));
       case 'thanks':
@@ -379,6 +430,8 @@ export function createAssistantService(deps: AssistantDeps) {
       searches,
       created,
       createNote: (note, expiration) => keepNote(scope, note, expiration),
+      watches: deps.watches,
+      text,
     });
     // Amnesia mode: no chat context beyond the current question.
     const history = scope.amnesia

@@ -23,6 +23,14 @@ import type { ActivityRow } from '../activities/activities.repository.js';
 import type { MemoryRow } from '../memories/memories.repository.js';
 import type { AssistantRepository } from './assistant.repository.js';
 import { formatClock, localDate } from '../language/clock.js';
+import type { WatchFacts } from '../language/watch-answers.js';
+import {
+  DEFAULT_WATCH_HOURS,
+  watchWindow,
+  type WatchRequest,
+  type WatchTarget,
+} from '../language/watch-phrases.js';
+import { TooManyWatchesError, type WatchInput, type WatchRow } from '../watches/watches.module.js';
 
 /** Everything about the user a conversation works with, loaded once per message. */
 export interface AssistantScope {
@@ -294,6 +302,115 @@ function withAliases<T extends { name: string }>(items: T[]): (item: T) => strin
   return (item) => [item.name, ...aliases.filter((a) => a.value === item).map((a) => a.key)];
 }
 
+// Watch requests: the same functions for the composer and the model.
+
+/** The watches module's calls the assistant uses. */
+export interface WatchCalls {
+  create(userId: string, input: WatchInput): Promise<WatchRow>;
+  active(userId: string): Promise<WatchRow[]>;
+  cancel(userId: string, ids: string[]): Promise<WatchRow[]>;
+}
+
+/** A bare "stop" means the newest watch when it was made this recently (else, with several, it asks which). */
+const JUST_MADE_MS = 10 * 60_000;
+
+/** A stored watch in the user's own names, to say it back. */
+export function watchFacts(w: WatchRow, scope: AssistantScope): WatchFacts {
+  const names = (ids: string[], items: { id: string; name: string }[]) =>
+    ids.flatMap((id) => items.find((i) => i.id === id)?.name ?? []);
+  return {
+    kinds: w.kinds,
+    labels: w.labels,
+    memoryNames: w.memoryIds.flatMap((id) => {
+      const m = scope.memories.find((x) => x.id === id);
+      return m ? (memoryNames(m)[0] ?? []) : [];
+    }),
+    cameraNames: names(w.cameraIds, scope.cameras),
+    siteNames: names(w.siteIds, scope.sites),
+    from: w.startsAt,
+    to: w.endsAt,
+    repeat: w.repeat,
+    channel: w.channel,
+  };
+}
+
+export type WatchCreated =
+  { kind: 'created'; watch: WatchRow; defaulted: boolean } | { kind: 'too_many'; limit: number };
+
+/** Keeps a watch request, its names turned into the user's camera and property ids. */
+export async function createWatch(
+  watches: WatchCalls,
+  scope: AssistantScope,
+  request: Omit<WatchRequest, 'language'> & { language?: Language },
+  text: string,
+): Promise<WatchCreated> {
+  const cameraIds = scope.cameras.filter((c) => request.cameraNames?.includes(c.name)).map((c) => c.id);
+  try {
+    const watch = await watches.create(scope.userId, {
+      kinds: request.kinds ?? [],
+      labels: request.labels ?? [],
+      memoryIds: request.memoryIds ?? [],
+      cameraIds,
+      siteIds: cameraIds.length ? [] : (request.siteIds ?? []),
+      startsAt: request.from,
+      endsAt: request.to,
+      repeat: request.repeat,
+      channel: request.channel,
+      text,
+      language: request.language ?? scope.language,
+    });
+    return { kind: 'created', watch, defaulted: request.defaulted };
+  } catch (err) {
+    if (err instanceof TooManyWatchesError) return { kind: 'too_many', limit: err.limit };
+    throw err;
+  }
+}
+
+export type WatchesCancelled =
+  | { kind: 'cancelled'; ended: WatchRow[] }
+  /** Several are running and "stop" does not say which: the answer lists them and asks. */
+  | { kind: 'which'; active: WatchRow[] }
+  | { kind: 'not_found'; active: WatchRow[] };
+
+/** Ends the watches a "stop" means: the only or just-made one, all, or those naming a place or subject. */
+export async function cancelWatches(
+  watches: WatchCalls,
+  scope: AssistantScope,
+  target: WatchTarget,
+): Promise<WatchesCancelled> {
+  const active = await watches.active(scope.userId);
+  let chosen: WatchRow[];
+  if (target.type === 'all') chosen = active;
+  else if (target.type === 'latest') {
+    const newest = active.at(-1);
+    if (active.length > 1 && newest && scope.now.getTime() - newest.createdAt.getTime() > JUST_MADE_MS)
+      return { kind: 'which', active };
+    chosen = newest ? [newest] : [];
+  } else {
+    const cameraIds = scope.cameras.filter((c) => target.cameraNames?.includes(c.name)).map((c) => c.id);
+    const overlaps = (a: string[], b: string[] | undefined) => !b?.length || a.some((x) => b.includes(x));
+    chosen = active.filter((w) => {
+      const sitesOfWatch = [
+        ...w.siteIds,
+        ...scope.cameras.filter((c) => w.cameraIds.includes(c.id) && c.siteId).map((c) => c.siteId!),
+      ];
+      return (
+        overlaps(w.cameraIds, cameraIds.length ? cameraIds : undefined) &&
+        (target.cameraNames?.length ? true : overlaps(sitesOfWatch, target.siteIds)) &&
+        overlaps(w.kinds, target.kinds) &&
+        overlaps(w.labels, target.labels) &&
+        overlaps(w.memoryIds, target.memoryIds)
+      );
+    });
+  }
+  if (chosen.length === 0) return { kind: 'not_found', active };
+  const ended = await watches.cancel(
+    scope.userId,
+    chosen.map((w) => w.id),
+  );
+  return { kind: 'cancelled', ended };
+}
+
 const stringList = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
 
 export interface ToolDeps {
@@ -305,6 +422,10 @@ export interface ToolDeps {
   searches: SearchResult[];
   /** Notes the model kept in this conversation. */
   created: string[];
+  /** Watch requests ("tell me when a car arrives"): absent, the model is offered no watch tools. */
+  watches?: WatchCalls | undefined;
+  /** The user's message, kept with a watch the model creates. */
+  text?: string;
 }
 
 /** The tools offered to the model; without `create_memory` in amnesia mode (nothing new is kept). */
@@ -483,9 +604,134 @@ export function llmTools(deps: ToolDeps): LlmTool[] {
     },
   };
 
-  return scope.amnesia
+  const base = scope.amnesia
     ? [search, searchMemories, household]
     : [search, searchMemories, createMemory, household];
+  return deps.watches ? [...base, ...watchTools(deps, deps.watches)] : base;
+}
+
+/** A watch for the model: ids to cancel by, names and local times to say. */
+function watchForModel(w: WatchRow, scope: AssistantScope) {
+  const f = watchFacts(w, scope);
+  const local = (at: Date) => `${localDate(at, scope.timezone)} ${formatClock(at, scope.timezone, 'de')}`;
+  return {
+    watch_id: w.id,
+    kinds: f.kinds,
+    labels: f.labels,
+    memories: f.memoryNames,
+    cameras: f.cameraNames,
+    properties: f.siteNames,
+    from_local: local(f.from),
+    until_local: local(f.to),
+    every_time: f.repeat === 'every_time',
+    text_me: f.channel === 'sms',
+  };
+}
+
+function watchTools(deps: ToolDeps, watches: WatchCalls): LlmTool[] {
+  const { scope } = deps;
+  const create: LlmTool = {
+    name: 'create_watch',
+    description: `Watch for something from now on and alert the user when a camera sees it ("tell me when a car arrives in the driveway tonight"). Give the time as the user said it in time_phrase ("tonight", "in the next two hours", "until 6", "heute Nacht"); without one the watch lasts ${DEFAULT_WATCH_HOURS} hours. Say back what you are watching for and until when.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        time_phrase: { type: 'string', description: 'How long or when to watch, in words.' },
+        cameras: stringList('Camera names to watch (none: all cameras of the properties named, or all).'),
+        properties: stringList('Property names to watch.'),
+        kinds: { type: 'array', items: { type: 'string', enum: [...OBJECT_KINDS] } },
+        labels: stringList('More precise than the kind: car, truck, dog, cat…'),
+        memory_names: stringList('Known people, pets or vehicles to watch for.'),
+        every_time: {
+          type: 'boolean',
+          description: 'Alert on every match until it ends, not only the first.',
+        },
+        text_me: { type: 'boolean', description: 'The user asked for a text message (SMS).' },
+      },
+      additionalProperties: false,
+    },
+    async run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const phrase = typeof args.time_phrase === 'string' ? fold(args.time_phrase) : '';
+      const window = phrase ? watchWindow(phrase, questionContext(scope)) : undefined;
+      if (window && 'past' in window) return { error: 'That time is over already; watches only look ahead.' };
+      const cams = resolveNames(args.cameras, scope.cameras, withAliases(scope.cameras));
+      const sites = resolveNames(args.properties, scope.sites, withAliases(scope.sites));
+      const mems = resolveNames(args.memory_names, scope.memories, memoryNames);
+      const kinds = Array.isArray(args.kinds)
+        ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
+        : [];
+      const labels = Array.isArray(args.labels)
+        ? args.labels.filter((l): l is string => typeof l === 'string' && kindOfLabel(l) !== undefined)
+        : [];
+      for (const l of labels) if (!kinds.includes(kindOfLabel(l)!)) kinds.push(kindOfLabel(l)!);
+      const outcome = await createWatch(
+        watches,
+        scope,
+        {
+          kinds,
+          labels: labels.map((l) => l.toLowerCase()),
+          memoryIds: mems.map((m) => m.id),
+          cameraNames: cams.map((c) => c.name),
+          siteIds: sites.map((s) => s.id),
+          from: window?.from ?? scope.now,
+          to: window?.to ?? new Date(scope.now.getTime() + DEFAULT_WATCH_HOURS * 3_600_000),
+          defaulted: window === undefined,
+          repeat: args.every_time === true ? 'every_time' : 'once',
+          channel: args.text_me === true ? 'sms' : 'usual',
+        },
+        deps.text ?? '',
+      );
+      if (outcome.kind === 'too_many')
+        return {
+          error: `The user has ${outcome.limit} watches running, the most allowed; one must end first.`,
+        };
+      return { created: watchForModel(outcome.watch, scope), default_duration: outcome.defaulted };
+    },
+  };
+  const list: LlmTool = {
+    name: 'list_watches',
+    description: 'The watches that are running (what, where, until when), for "what are you watching for?".',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    async run() {
+      return { watches: (await watches.active(scope.userId)).map((w) => watchForModel(w, scope)) };
+    },
+  };
+  const cancel: LlmTool = {
+    name: 'cancel_watch',
+    description:
+      'Stop watches: give watch_ids from list_watches, or all: true. Without either, the only or the just-made watch is stopped.',
+    parameters: {
+      type: 'object',
+      properties: { watch_ids: stringList('Watches to stop.'), all: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+    async run(raw) {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      const ids = Array.isArray(args.watch_ids)
+        ? args.watch_ids.filter((id): id is string => typeof id === 'string')
+        : [];
+      if (ids.length > 0) {
+        const mine = (await watches.active(scope.userId)).filter((w) => ids.includes(w.id));
+        const ended = await watches.cancel(
+          scope.userId,
+          mine.map((w) => w.id),
+        );
+        return { stopped: ended.map((w) => watchForModel(w, scope)) };
+      }
+      const outcome = await cancelWatches(
+        watches,
+        scope,
+        args.all === true ? { type: 'all' } : { type: 'latest' },
+      );
+      if (outcome.kind === 'cancelled') return { stopped: outcome.ended.map((w) => watchForModel(w, scope)) };
+      return {
+        stopped: [],
+        ask_which_of: outcome.active.map((w) => watchForModel(w, scope)),
+      };
+    },
+  };
+  return [create, list, cancel];
 }
 
 /** The intent step (`understand`) against the user's own names: what the message asks for. */

@@ -9,6 +9,7 @@ import type { Language, ObjectKind } from './lexicon.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 import { correctionOf } from './correction-phrases.js';
 import { fixTypos, isKnownWord } from './words.js';
+import { watchOf, type WatchAction } from './watch-phrases.js';
 
 export type SearchQuestion = ParsedQuestion & { intent: 'search' };
 export type RememberQuestion = ParsedQuestion & { intent: 'remember' };
@@ -46,7 +47,9 @@ export type Understood =
   | { intent: 'small_talk'; kind: 'greeting' | 'help' }
   | { intent: 'thanks'; closing: boolean }
   | { intent: 'off_topic'; topic: 'weather' | 'joke' | 'other' }
-  | { intent: 'unclear' };
+  | { intent: 'unclear' }
+  /** Watch requests: "tell me when a car arrives", "what are you watching for?", "stop" (watch-phrases.ts). */
+  | ({ intent: 'watch' } & WatchAction);
 
 export type IntentName = Understood['intent'];
 
@@ -283,6 +286,8 @@ function ownNames(ctx: QuestionContext): string[] {
 export function understand(text: string, ctx: QuestionContext): Understood {
   const correction = correctionOf(text, ctx);
   if (correction) return correction;
+  const watch = watchOf(text, ctx);
+  if (watch) return { intent: 'watch', ...watch };
 
   const parsed = parseQuestion(text, ctx);
   if (parsed.intent === 'remember') {

@@ -17,6 +17,11 @@ export type Notification =
       body: string;
       /** A signed snapshot URL that outlives delivery (minutes at least): push image and MMS media. */
       thumbnailUrl?: string;
+      /**
+       * Only these channels ("text me" in a watch request: `['sms']`), when the user has one of them on;
+       * otherwise their usual ones.
+       */
+      channels?: readonly ('push' | 'sms')[];
     }
   | { kind: 'chat_message'; messageUuid: string; title: string; body: string };
 
@@ -331,8 +336,11 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
 
       // Only alerts are tried again: a chat answer is in the chat, where the user reads it anyway.
       const alert = n.kind === 'activity_alert' ? n : undefined;
+      const usable = { push: preferences.push_enabled, sms: Boolean(alert && phone) };
+      const asked = alert?.channels?.filter((c) => usable[c]) ?? [];
+      const use = asked.length > 0 ? { push: asked.includes('push'), sms: asked.includes('sms') } : usable;
       const [push, sms] = await Promise.all([
-        preferences.push_enabled
+        use.push
           ? repo
               .enabledPushTokens(userId)
               .then((tokens) =>
@@ -344,7 +352,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
                 ),
               )
           : { pushed: 0, dead: [] },
-        alert && phone
+        alert && phone && use.sms
           ? text(
               userId,
               phone,

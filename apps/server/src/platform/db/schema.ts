@@ -145,3 +145,4 @@ export * from './schema/ai.js';
 export * from './schema/helpers.js';
 export * from './schema/billing.js';
 export * from './schema/recurring-faces.js';
+export * from './schema/watches.js';
