@@ -107,14 +107,18 @@ export function createAlertsService(deps: AlertsServiceDeps) {
   }
 
   return {
-    /** Alerts about an analysed activity when it is worth one; see the module comment. Safe to rerun. */
-    async alertFor(ctx: AnalysisContext): Promise<void> {
+    /**
+     * Alerts about an analysed activity when it is worth one; see the module comment. Safe to rerun.
+     * Answers whether the activity was pushed and texted as an alert of its own (not joined to an earlier
+     * one of the same event), so a watch request it also matches does not text the user a second time.
+     */
+    async alertFor(ctx: AnalysisContext): Promise<boolean> {
       const { activity, camera, user } = ctx;
       const quiet = camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled;
       if (!isAlertWorthy(activity.objects) || quiet) {
         // A second look (more files of the event) may have changed what an alert already sent says.
         if (activity.alertMessageId) await refresh(user.id, activity.alertMessageId);
-        return;
+        return false;
       }
       const started = performance.now();
       const claim = await deps.activities.claimAlert(activity, windowMs, randomUUID());
@@ -133,6 +137,9 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       );
       if (claim.kind !== 'joined' && deps.requestRicherDescription)
         await deps.requestRicherDescription(activity.id);
+      return (
+        claim.kind === 'new' || (claim.kind === 'existing' && activity.coalescedActivityId === activity.id)
+      );
     },
 
     refresh,

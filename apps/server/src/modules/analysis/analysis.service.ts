@@ -25,7 +25,7 @@ export interface AnalysisServiceDeps {
   faceExamples: { listForUser(userId: string): Promise<FaceExample[]> };
   alerts: Pick<AlertsService, 'alertFor'>;
   /** Watch requests ("tell me when a car arrives"), told of every event once its analysis is final. */
-  watches?: { activityAnalysed(ctx: AnalysisContext): Promise<void> };
+  watches?: { activityAnalysed(ctx: AnalysisContext, event: { alerted: boolean }): Promise<void> };
   log: Logger;
   now?: () => Date;
 }
@@ -150,8 +150,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       }
       const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);
       const analysed = unchanged ? activity : await analyse(ctx);
-      await deps.alerts.alertFor({ ...ctx, activity: analysed });
-      await deps.watches?.activityAnalysed({ ...ctx, activity: analysed });
+      const alerted = await deps.alerts.alertFor({ ...ctx, activity: analysed });
+      await deps.watches?.activityAnalysed({ ...ctx, activity: analysed }, { alerted });
     },
   };
 }

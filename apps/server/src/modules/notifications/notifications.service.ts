@@ -22,6 +22,11 @@ export type Notification =
        * otherwise their usual ones.
        */
       channels?: readonly ('push' | 'sms')[];
+      /**
+       * Never these channels: the event's own alert already went out by them (a watch request it matched
+       * pushes again, replacing that push by its collapse key, but does not text twice).
+       */
+      skip?: readonly ('push' | 'sms')[];
     }
   | { kind: 'chat_message'; messageUuid: string; title: string; body: string };
 
@@ -336,7 +341,11 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
 
       // Only alerts are tried again: a chat answer is in the chat, where the user reads it anyway.
       const alert = n.kind === 'activity_alert' ? n : undefined;
-      const usable = { push: preferences.push_enabled, sms: Boolean(alert && phone) };
+      const skipped = (c: 'push' | 'sms') => alert?.skip?.includes(c) ?? false;
+      const usable = {
+        push: preferences.push_enabled && !skipped('push'),
+        sms: Boolean(alert && phone) && !skipped('sms'),
+      };
       const asked = alert?.channels?.filter((c) => usable[c]) ?? [];
       const use = asked.length > 0 ? { push: asked.includes('push'), sms: asked.includes('sms') } : usable;
       const [push, sms] = await Promise.all([

@@ -96,7 +96,7 @@ export function createWatchesService(deps: WatchesServiceDeps) {
   const { repo, log } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function alert(w: WatchRow, ctx: AnalysisContext): Promise<void> {
+  async function alert(w: WatchRow, ctx: AnalysisContext, alerted: boolean): Promise<void> {
     const { activity, camera, user } = ctx;
     const media = await deps.media(activity);
     const language = languageOf(w.language);
@@ -138,6 +138,8 @@ export function createWatchesService(deps: WatchesServiceDeps) {
         body: text,
         ...(media.thumbnail_image_url ? { thumbnailUrl: media.thumbnail_image_url } : {}),
         ...(w.channel === 'sms' ? { channels: ['sms'] as const } : {}),
+        // The event's own alert texted already: this push replaces its push, and no second text goes out.
+        ...(alerted ? { skip: ['sms'] as const } : {}),
       });
     } catch (err) {
       log.error({ err, watchId: w.id, activityId: activity.id }, 'watch alert push failed');
@@ -165,14 +167,14 @@ export function createWatchesService(deps: WatchesServiceDeps) {
      * private mode is on (for the user or the camera), and a muted camera alerts nobody, as with alerts.
      * Safe to rerun: a once-watch is claimed by one event, and each (watch, event) posts one message.
      */
-    async activityAnalysed(ctx: AnalysisContext): Promise<void> {
+    async activityAnalysed(ctx: AnalysisContext, event: { alerted: boolean }): Promise<void> {
       const { activity, camera, user } = ctx;
       if (user.isGlobalPrivacyModeEnabled || camera.isPrivateModeEnabled || camera.isMuted) return;
       const candidates = await repo.forEvent(user.id, activity.occurredAt, activity.id);
       for (const w of candidates) {
         if (!watchMatches(w, ctx)) continue;
         if (w.repeat === 'once' && !(await repo.claim(user.id, w.id, activity.id, now()))) continue;
-        await alert(w, ctx);
+        await alert(w, ctx, event.alerted);
         log.info({ watchId: w.id, activityId: activity.id, repeat: w.repeat }, 'watch matched');
       }
     },
