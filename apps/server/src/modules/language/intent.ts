@@ -9,6 +9,7 @@ import type { Language, ObjectKind } from './lexicon.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 import { correctionOf } from './correction-phrases.js';
 import { fixTypos, isKnownWord } from './words.js';
+import type { SmallTalkKind } from './replies.js';
 
 export type SearchQuestion = ParsedQuestion & { intent: 'search' };
 export type RememberQuestion = ParsedQuestion & { intent: 'remember' };
@@ -43,7 +44,7 @@ export type Understood =
   | { intent: 'remember'; query: RememberQuestion; recurring: boolean }
   /** "that's Tom, my neighbour": `text` is the correction as the alerts module reads it ("that's Tom"). */
   | { intent: 'correction'; name: string; isCorrect: boolean; language: Language; text: string }
-  | { intent: 'small_talk'; kind: 'greeting' | 'help' }
+  | { intent: 'small_talk'; kind: Exclude<SmallTalkKind, 'thanks'> }
   | { intent: 'thanks'; closing: boolean }
   | { intent: 'off_topic'; topic: 'weather' | 'joke' | 'other' }
   | { intent: 'unclear' };
@@ -65,7 +66,7 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
   [
     'sound',
     w(
-      'sounds?|noises?|noisy|loud|bang|banging|scream|screaming|screams|shouting|shouts?|yelling|barking|barked|' +
+      'sounds?|noises?|noisy|loud|bang|banging|bark|barks|scream|screaming|screams|shouting|shouts?|yelling|barking|barked|' +
         'music|siren|sirens|alarm|alarms|hear|heard|listen|crying|gerausch|gerausche|larm|laut|knall|geschrei|' +
         'schrei|schreie|gebell|bellen|bellt|musik|sirene|alarmanlage|gehort|horen|hort',
     ),
@@ -73,7 +74,7 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
   [
     'temperature',
     w(
-      'temperature|temperatures|temp|hot|cold|freezing|frost|frozen|heating|humidity|degrees|temperatur|' +
+      'temperature|temperatures|temp|hot|cold|how warm|wie warm|warm|freezing|frost|frozen|heating|humidity|degrees|temperatur|' +
         'heiss|kalt|heizung|luftfeuchtigkeit|frost|grad celsius',
     ),
   ],
@@ -99,20 +100,34 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
 
 const WEATHER_FORECAST = w(
   'weather|forecast|wetter|wettervorhersage|will it rain|is it going to rain|wird es regnen|regnet es morgen|' +
-    'will it snow|how warm|wie warm',
+    'will it snow',
 );
 const JOKE = w('jokes?|witz|witze|make me laugh|bring mich zum lachen|something funny|was lustiges');
 const OFF_TOPIC = w(
   'recipes?|rezept|rezepte|cook|kochen|sing|song|lied|poem|gedicht|president|prasident|capital of|hauptstadt|' +
     'translate|ubersetze|ubersetzen|stocks?|aktien?|football|fussball|soccer|bundesliga|meaning of life|' +
     'sinn des lebens|write me|schreib mir|order (?:a )?pizza|pizza bestellen|play (?:some )?music|spiel musik|' +
+    'who won|wer hat gewonnen|the game|das spiel|match|spielstand|score|order (?:us |me )?(?:a |some )?(?:pizza|food)|' +
+    'takeaway|takeout|lieferdienst|bestell\\w*|buy me|kauf mir|calculate|rechne|ausrechnen|math|mathe|' +
+    '\\d+ (?:times|x|plus|minus|divided by|multiplied by|mal|geteilt durch) \\d+|' +
     'what time is it|wie spat ist es|horoscope|horoskop|lottery|lotto|passwords?|passwort|wifi|wlan|call the police|call (?:an )?ambulance|polizei rufen|ruf die polizei|notruf',
 );
 
+/** Praise that comes with thanks, or stands for them: "you're great", "du bist super". */
+const PRAISE =
+  '(?:you(?:re| re| are)(?: so| really| the)? (?:great|best|awesome|amazing|brilliant|wonderful|a star|a lifesaver|helpful|the best)|' +
+  'du bist (?:super|toll|klasse|spitze|der beste|die beste|ein schatz)|good job|well done|gut gemacht)';
 const THANKS_WORDS =
-  /^(?:(?:ok|okay|oh|great|perfect|cool|super|prima|gut|alright|nice|awesome|wonderful|toll|klasse|alles klar|got it|understood|verstanden|ah|ok cool|thats|that s|that is|that was|that|das ist|das war|very|really|sehr|wirklich|helpful|hilfreich)\s+)*(?:thank you|thankyou|thanks|thank|thx|ty|cheers|dankeschon|danke schon|danke dir|danke|vielen dank|merci|ta)(?:\s+(?:so much|a lot|very much|again|schon|sehr|dir|nochmal|homesitter|buddy|mate))*(?:\s+(?<rest>.*))?$/;
+  /^(?:(?:ok|okay|oh|great|perfect|cool|super|prima|gut|alright|nice|awesome|wonderful|toll|klasse|alles klar|got it|understood|verstanden|ah|ok cool|thats|that s|that is|that was|that|das ist|das war|very|really|sehr|wirklich|helpful|hilfreich|youre great|you re great|you are great|du bist super)\s+)*(?:thank you|thankyou|thanks|thank|thx|ty|cheers|dankeschon|danke schon|danke dir|danke|vielen dank|merci|ta)(?:\s+(?:so much|a lot|very much|again|schon|sehr|dir|nochmal|homesitter|buddy|mate))*(?:\s+(?<rest>.*))?$/;
 const CLOSING =
   /^(?:(?:that is|that was|thats|that s|that|das wars|das war s|das war es|das ist|das wars schon)\s*)?(?:all|it|alles|everything|for now|erstmal|bye|goodbye|bye bye|good night|see you|see ya|have a nice day|have a good (?:day|night|one)|tschuss|ciao|gute nacht|bis dann|bis spater|schonen tag|schonen abend|nothing else|sonst nichts|nichts weiter|all good|all set|passt|ok|okay)?(?:\s+(?:for now|thanks|danke|bye|tschuss|erstmal))*$/;
+const PRAISE_ONLY = new RegExp(`^${PRAISE}(?:\\s+(?:thanks|thank you|thx|danke))?$`);
+const GOOD_NIGHT =
+  /^(?:(?:ok|okay|alright|so|well|thanks|thank you|danke|also)\s+)*(?:good ?night|nite|night night|nighty night|sleep well|gute nacht|schlaf gut|nacht)(?:\s+(?:homesitter|home sitter|then|dann|everyone|all|bis morgen|see you tomorrow))*$/;
+const BYE =
+  /^(?:(?:ok|okay|alright|so|well|thanks|thank you|danke|also)\s+)*(?:bye|goodbye|bye bye|see you|see ya|later|cya|tschuss|ciao|bis dann|bis spater|bis bald|servus)(?:\s+(?:then|dann|homesitter))*$/;
+const HOW_ARE_YOU =
+  /^(?:(?:hi|hello|hey|hallo|moin|na)\s+)?(?:how are you(?: doing| today)?|how s it going|hows it going|how is it going|how are things|you ok|you okay|are you ok|wie gehts|wie geht s|wie geht es dir|wie gehts dir|alles gut bei dir|alles klar bei dir)(?:\s+(?:today|heute|homesitter))?$/;
 const BARE_CLOSING =
   /^(?:bye|goodbye|bye bye|good night|see you|see ya|thats all|thats it|that is all|nothing else|tschuss|ciao|gute nacht|bis dann|das wars|das war s|sonst nichts|ok|okay|ok cool|cool|got it|alles klar|perfect|great|super|prima|passt|verstanden|understood|all good|nice)$/;
 const GREETING =
@@ -304,6 +319,9 @@ export function understand(text: string, ctx: QuestionContext): Understood {
   // Fixed phrases are read as typed and with typos fixed ("thats all" is not "that all").
   const says = (re: RegExp) => re.test(typed) || re.test(bare);
 
+  if (says(GOOD_NIGHT)) return { intent: 'small_talk', kind: 'good_night' };
+  if (says(BYE)) return { intent: 'small_talk', kind: 'bye' };
+  if (says(HOW_ARE_YOU)) return { intent: 'small_talk', kind: 'how_are_you' };
   if (parsed.intent === 'smalltalk') {
     if (parsed.smalltalk === 'thanks') return { intent: 'thanks', closing: false };
     return { intent: 'small_talk', kind: parsed.smalltalk ?? 'help' };
@@ -313,6 +331,7 @@ export function understand(text: string, ctx: QuestionContext): Understood {
     const rest = thanks?.groups?.rest?.trim() ?? '';
     if (thanks && (rest === '' || CLOSING.test(rest))) return { intent: 'thanks', closing: rest !== '' };
   }
+  if (says(PRAISE_ONLY)) return { intent: 'thanks', closing: false };
   if (says(BARE_CLOSING)) return { intent: 'thanks', closing: true };
   if (says(GREETING)) return { intent: 'small_talk', kind: 'greeting' };
   if (says(HELP)) return { intent: 'small_talk', kind: 'help' };

@@ -1,0 +1,102 @@
+/**
+ * Phrasings as people type them, rule by rule (issue 21): chat spellings, German words the typo fixer must
+ * leave alone, wider place words, the language of short German messages, small talk, praise and off-topic
+ * requests. Each table pins one general rule, in English and German.
+ */
+import { describe, expect, it } from 'vitest';
+import { detectLanguage } from './detect.js';
+import { understand } from './intent.js';
+import type { QuestionContext } from './question.js';
+import { fixTypos } from './words.js';
+
+// Tuesday 17 November 2026, 03:18 in Berlin.
+const ctx: QuestionContext = {
+  now: new Date('2026-11-17T02:18:00Z'),
+  timezone: 'Europe/Berlin',
+  language: 'en',
+  cameras: [
+    { name: 'Front Door', siteId: 'home' },
+    { name: 'Driveway', siteId: 'home' },
+    { name: 'Backyard', siteId: 'home' },
+    { name: 'Cabin Porch', siteId: 'cabin' },
+  ],
+  sites: [
+    { id: 'home', name: 'Home' },
+    { id: 'cabin', name: 'Cabin' },
+  ],
+  memories: [{ uuid: 'barack', name: 'Barack', category: 'people' }],
+};
+
+describe('chat spellings and words the typo fixer leaves alone', () => {
+  it.each([
+    ['anything happen last nite', 'anything happen last night'],
+    ['anyone there rn', 'anyone there right now'],
+    ['hast du nen fuchs gesehen', 'hast du einen fuchs gesehen'],
+    ['wie viele tiere', 'wie viele tiere'],
+    ['waren kinder da', 'waren kinder da'],
+    ['who was walking around', 'who was walking around'],
+  ])('%s → %s', (typed, fixed) => {
+    expect(fixTypos(typed)).toBe(fixed);
+  });
+});
+
+describe('wider place words for a narrower camera', () => {
+  it.each([
+    ['was war im garten los', ['Backyard']],
+    ['was there a fox in the yard', ['Backyard']],
+    ['wer war an der tür', ['Front Door']],
+  ])('%s', (text, cameraNames) => {
+    expect(understand(text, ctx)).toMatchObject({ query: { cameraNames } });
+  });
+
+  it('gives a wider word to nobody when a camera is called by it', () => {
+    const withGarden = { ...ctx, cameras: [...ctx.cameras, { name: 'Garden', siteId: 'home' }] };
+    expect(understand('was war im garten los', withGarden)).toMatchObject({
+      query: { cameraNames: ['Garden'] },
+    });
+  });
+});
+
+describe('the language of short and colloquial messages', () => {
+  it.each([
+    ['vor einer stunde irgendwas?', 'de'],
+    ['wieviele autos gestern', 'de'],
+    ['welche kameras sind offline', 'de'],
+    ['kannst du mal schauen', 'de'],
+    ['Denk dran, wir sind bis Sonntag weg', 'de'],
+    ['und am Montag?', 'de'],
+    ['Hallo', 'de'],
+    ['gute nacht', 'de'],
+    ['erzähl mir nen witz', 'de'],
+    ['was war im garten los', 'de'],
+    ['good night!', 'en'],
+    ['and monday?', 'en'],
+    ['what did i miss in the last 20 min', 'en'],
+  ])('%s → %s', (text, language) => {
+    expect(detectLanguage(text)).toBe(language);
+  });
+});
+
+describe('small talk, praise and requests that are not the home sitter’s job', () => {
+  it.each([
+    ['good night!', { intent: 'small_talk', kind: 'good_night' }],
+    ['ok good night', { intent: 'small_talk', kind: 'good_night' }],
+    ['gute nacht', { intent: 'small_talk', kind: 'good_night' }],
+    ['bye then', { intent: 'small_talk', kind: 'bye' }],
+    ['Tschüss', { intent: 'small_talk', kind: 'bye' }],
+    ['how are you doing?', { intent: 'small_talk', kind: 'how_are_you' }],
+    ['hey, how are you today', { intent: 'small_talk', kind: 'how_are_you' }],
+    ['Wie geht es dir?', { intent: 'small_talk', kind: 'how_are_you' }],
+    ["you're great, thx", { intent: 'thanks' }],
+    ['you are the best', { intent: 'thanks' }],
+    ['du bist super, danke', { intent: 'thanks' }],
+    ['who won the game last night', { intent: 'off_topic', topic: 'other' }],
+    ['can you order us a pizza', { intent: 'off_topic', topic: 'other' }],
+    ['whats 17 times 23', { intent: 'off_topic', topic: 'other' }],
+    ['Was ist 12 mal 7?', { intent: 'off_topic', topic: 'other' }],
+    ['wie warm ist es in der Hütte', { intent: 'cannot_detect', what: 'temperature' }],
+    ['did the dog bark a lot?', { intent: 'cannot_detect', what: 'sound' }],
+  ])('%s', (text, expected) => {
+    expect(understand(text, ctx)).toMatchObject(expected);
+  });
+});
