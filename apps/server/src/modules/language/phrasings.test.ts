@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { detectLanguage } from './detect.js';
+import { fold } from './fold.js';
 import { understand } from './intent.js';
 import type { QuestionContext } from './question.js';
+import { parseTimeWindow } from './time-phrases.js';
 import { fixTypos } from './words.js';
 
 // Tuesday 17 November 2026, 03:18 in Berlin.
@@ -99,4 +101,51 @@ describe('small talk, praise and requests that are not the home sitter’s job',
   ])('%s', (text, expected) => {
     expect(understand(text, ctx)).toMatchObject(expected);
   });
+});
+
+describe('time as people say it', () => {
+  const at = (iso: string) => ({ now: new Date(iso), timezone: 'Europe/Berlin' });
+  // Tuesday 17 November 2026 in Berlin (UTC+1).
+  const night = at('2026-11-17T03:18:00+01:00');
+  const morning = at('2026-11-17T10:15:00+01:00');
+  const berlin = (s: string) => new Date(`2026-11-${s}+01:00`).toISOString();
+  const window = (text: string, c: { now: Date; timezone: string }) => {
+    const w = parseTimeWindow(fixTypos(fold(text)), c);
+    return w && { from: w.from.toISOString(), to: w.to.toISOString(), timing: w.timing, type: w.label.type };
+  };
+
+  it.each([
+    ['anything happen last nite', morning, '16T18:00:00', '17T06:00:00'],
+    ['between 9 and 10 last night?', morning, '16T21:00:00', '16T22:00:00'],
+    ['zwischen 1 und 3 letzte Nacht', morning, '17T01:00:00', '17T03:00:00'],
+    ['Anything after midnight', night, '17T00:00:00', '17T03:18:00'],
+    ['Irgendwas seit Mitternacht?', night, '17T00:00:00', '17T03:18:00'],
+    ['anyone at the cabin around midnight?', night, '16T23:00:00', '17T01:00:00'],
+    ['How was the night', at('2026-11-17T07:30:00+01:00'), '16T18:00:00', '17T06:00:00'],
+    ['wie war die Nacht', at('2026-11-17T07:30:00+01:00'), '16T18:00:00', '17T06:00:00'],
+    ['anything since 6pm yesterday?', morning, '16T18:00:00', '17T10:15:00'],
+    ['How many cars did you see since yesterday?', night, '16T00:00:00', '17T03:18:00'],
+    ['seit gestern', night, '16T00:00:00', '17T03:18:00'],
+    ['what did the cameras pick up since the evening', night, '16T18:00:00', '17T03:18:00'],
+    ['wer war vorhin an der tür', night, '17T00:18:00', '17T03:18:00'],
+  ])('%s', (text, c, from, to) => {
+    expect(window(text, c)).toMatchObject({ from: berlin(from), to: berlin(to) });
+  });
+
+  it.each([
+    ["who's coming tomorrow", 'future'],
+    ['any movement in the next hour?', 'future'],
+    ['will anyone come later today', 'future'],
+    ['Kommt morgen jemand?', 'future'],
+    ['in der nächsten Stunde was los?', 'future'],
+  ])('%s is still ahead', (text, type) => {
+    expect(window(text, night)).toMatchObject({ type, timing: 'ahead' });
+  });
+
+  it.each(['Was war heute morgen los?', 'Guten Morgen', 'anything a few minutes ago'])(
+    '%s is not ahead',
+    (text) => {
+      expect(window(text, morning)?.timing).not.toBe('ahead');
+    },
+  );
 });
