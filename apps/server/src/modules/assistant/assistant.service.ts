@@ -107,6 +107,12 @@ const saysTime = (q: ParsedQuestion) =>
 
 /** Follow-ups that keep the previous question's subject: "and yesterday?", "und heute?", "what about…". */
 const FOLLOW_UP = /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b/i;
+/**
+ * A bare question about a detail of the last answer ("what time?", "which camera?", "wo?"): it asks the
+ * previous question again, whose answer says when and where.
+ */
+const DETAIL =
+  /^(?:and |und |so |also )?(?:what time|at what time|what time was (?:that|it)|when|when was (?:that|it)|which camera|which cam|what camera|which one|where|where was (?:that|it)|wann|wann war das|um wie ?viel uhr|welche kamera|wo|wo war das)$/;
 
 /** The answer's message id is derived from the question's, so a retried job finds the answer it already posted. */
 export function answerIdFor(messageId: string): string {
@@ -191,6 +197,17 @@ export function createAssistantService(deps: AssistantDeps) {
     sentAt: Date,
   ): Promise<Understood> {
     if (scope.amnesia) return u;
+    if (DETAIL.test(fold(text))) {
+      const [previous] = (
+        await repo.messagesBefore(scope.userId, sentAt, new Date(sentAt.getTime() - CONTEXT_WINDOW_MS), 4)
+      )
+        .filter((m) => m.role === 'user')
+        .slice(-1);
+      const before = previous ? understandIn(scope, previous.text) : undefined;
+      if (before && (before.intent === 'events' || before.intent === 'count' || before.intent === 'not_seen'))
+        return before;
+      return u;
+    }
     const followUp = FOLLOW_UP.test(text);
     const asked =
       u.intent === 'events' || u.intent === 'count' || u.intent === 'not_seen'
@@ -312,7 +329,23 @@ export function createAssistantService(deps: AssistantDeps) {
       case 'correction':
         return noSearch(correctionWithoutAlertReply(u.name, language));
       case 'household':
-        return noSearch(householdReply(u.topic, householdFacts(scope), scope));
+        return noSearch(
+          householdReply(u.topic, householdFacts(scope), scope, {
+            ...(u.query.cameraNames ? { cameraNames: u.query.cameraNames } : {}),
+            ...(u.query.siteIds
+              ? {
+                  siteNames: scope.sites.filter((s) => u.query.siteIds!.includes(s.id)).map((s) => s.name),
+                }
+              : {}),
+            ...(u.query.memoryIds
+              ? {
+                  memoryNames: scope.memories
+                    .filter((m) => u.query.memoryIds!.includes(m.id) && m.name)
+                    .map((m) => m.name!),
+                }
+              : {}),
+          }),
+        );
       case 'remember': {
         if (scope.amnesia) return noSearch(amnesiaRememberReply(language));
         const note = u.query.rememberText!;

@@ -117,6 +117,7 @@ export function householdFacts(scope: AssistantScope): HouseholdFacts {
       category: m.category,
       ...(m.name ? { name: m.name } : {}),
       ...(m.text ? { text: m.text } : {}),
+      ...(m.notes ? { notes: m.notes } : {}),
     })),
   };
 }

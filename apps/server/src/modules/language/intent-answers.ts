@@ -14,6 +14,7 @@ import {
   type FoundActivity,
 } from './answer.js';
 import { dayName, formatClock, localDayNumber } from './clock.js';
+import { fold } from './fold.js';
 import type { HouseholdTopic, SearchQuestion, Thing, Undetectable } from './intent.js';
 import {
   capitalise,
@@ -133,7 +134,19 @@ export interface HouseholdFacts {
     lastActivityAt: Date | null;
   }[];
   sites: { name: string; cameraCount: number }[];
-  memories: { category: 'people' | 'vehicles' | 'animals' | 'other'; name?: string; text?: string }[];
+  memories: {
+    category: 'people' | 'vehicles' | 'animals' | 'other';
+    name?: string;
+    text?: string;
+    notes?: string;
+  }[];
+}
+
+/** What a household question is about, when it names some: cameras, properties, people or pets. */
+export interface HouseholdAbout {
+  cameraNames?: string[];
+  siteNames?: string[];
+  memoryNames?: string[];
 }
 
 const count = (n: number, one: string, other: string, language: Language) =>
@@ -144,8 +157,83 @@ export function householdReply(
   topic: HouseholdTopic,
   facts: HouseholdFacts,
   ctx: { language: Language; now: Date; timezone: string | null | undefined },
+  about: HouseholdAbout = {},
 ): string {
   const en = ctx.language === 'en';
+  const chosen = about.cameraNames?.length
+    ? facts.cameras.filter((c) => about.cameraNames!.includes(c.name))
+    : about.siteNames?.length
+      ? facts.cameras.filter((c) => c.siteName && about.siteNames!.includes(c.siteName))
+      : [];
+  const specific = about.cameraNames?.length ? chosen : [];
+  // "what cams are at the cabin": the cameras of the property named.
+  if (topic === 'cameras' && about.siteNames?.length && !about.cameraNames?.length) {
+    const site = about.siteNames.join(en ? ' and ' : ' und ');
+    if (chosen.length === 0)
+      return en ? `There are no cameras at ${site}.` : `Bei ${site} gibt es keine Kameras.`;
+    const n = count(chosen.length, en ? 'camera' : 'Kamera', en ? 'cameras' : 'Kameras', ctx.language);
+    const list = joinList(
+      chosen.map((c) => c.name),
+      ctx.language,
+    );
+    return en ? `At ${site} you have ${n}: ${list}.` : `Bei ${site} hast du ${n}: ${list}.`;
+  }
+  // "where's the backyard camera?": the property each camera named belongs to.
+  if (topic === 'where') {
+    const list = specific.length ? specific : facts.cameras;
+    if (list.length === 0) return en ? "You don't have any cameras yet." : 'Du hast noch keine Kameras.';
+    return list
+      .map((c) =>
+        c.siteName
+          ? en
+            ? `The ${c.name} camera is at ${c.siteName}.`
+            : `Die Kamera „${c.name}“ gehört zu ${c.siteName}.`
+          : en
+            ? `The ${c.name} camera isn't part of a property.`
+            : `Die Kamera „${c.name}“ gehört zu keinem Objekt.`,
+      )
+      .join(' ');
+  }
+  // "is the driveway cam muted?": yes or no for the cameras named.
+  if ((topic === 'muted' || topic === 'private' || topic === 'offline') && specific.length) {
+    return specific
+      .map((c) => {
+        const on = topic === 'muted' ? c.muted : topic === 'private' ? c.private : c.offline;
+        const what =
+          topic === 'muted'
+            ? en
+              ? 'muted'
+              : 'stummgeschaltet'
+            : topic === 'private'
+              ? en
+                ? 'in private mode'
+                : 'im Privatmodus'
+              : 'offline';
+        return en
+          ? `${on ? 'Yes' : 'No'}, the ${c.name} camera ${on ? 'is' : "isn't"} ${what}.`
+          : `${on ? 'Ja' : 'Nein'}, die Kamera „${c.name}“ ist ${on ? '' : 'nicht '}${what}.`;
+      })
+      .join(' ');
+  }
+  // "what do you remember about Barack?": that memory's notes.
+  if (topic === 'memories' && about.memoryNames?.length) {
+    const lines = facts.memories
+      .filter((m) => m.name && about.memoryNames!.includes(m.name))
+      .map((m) =>
+        m.notes
+          ? `${m.name}: ${q(m.notes, ctx.language)}`
+          : en
+            ? `${m.name}: I know their face, but you haven't told me anything else about them.`
+            : `${m.name}: Das Gesicht kenne ich, aber mehr hast du mir nicht erzählt.`,
+      );
+    const notes = facts.memories
+      .filter(
+        (m) =>
+          m.category === 'other' && m.text && about.memoryNames!.some((n) => fold(m.text!).includes(fold(n))),
+      )
+      .map((m) => q(m.text!, ctx.language));
+    if (lines.length) return [...lines, ...notes].join(' ');
+  }
   const cams = facts.cameras;
   const named = (list: HouseholdFacts['cameras']) =>
     joinList(
@@ -304,6 +392,20 @@ export function composeNotSeen(
   }
 
   const thing = about.thing!;
+  if (thing.role) {
+    if (withPeople.length === 0)
+      return {
+        text: en
+          ? `I didn't see anyone ${tail([where, when])}, so not ${thing.en} either.`
+          : `Ich habe ${tail([when, 'niemanden', where])} gesehen, also auch nicht ${thing.de}.`,
+        cited: [],
+      };
+    const composed = composeAnswer(people, withPeople, ctx);
+    const lead = en
+      ? `I can't tell ${thing.en} from other visitors, but here is who came by:`
+      : `Ich kann ${thing.de} nicht von anderen Besuchern unterscheiden, aber diese Personen waren da:`;
+    return { text: `${lead}\n${composed.text}`, cited: composed.cited };
+  }
   if (thing.delivery) {
     if (withPeople.length === 0)
       return {

@@ -16,7 +16,15 @@ export type RememberQuestion = ParsedQuestion & { intent: 'remember' };
 
 /** What the cameras cannot tell: they see people, vehicles and animals, and nothing else. */
 export type Undetectable = 'fire' | 'sound' | 'temperature' | 'weather' | 'water' | 'gas' | 'power' | 'lock';
-export type HouseholdTopic = 'cameras' | 'properties' | 'private' | 'muted' | 'offline' | 'memories';
+export type HouseholdTopic =
+  | 'cameras'
+  | 'properties'
+  | 'private'
+  | 'muted'
+  | 'offline'
+  | 'memories'
+  /** Which property a camera belongs to. */
+  | 'where';
 /** Questions about events that want one thing: the newest event, what is going on now, what stood out. */
 export type EventFocus = 'last' | 'now' | 'unusual';
 
@@ -31,6 +39,11 @@ export interface Thing {
   deGender?: 'm' | 'f' | 'n';
   /** A delivery or parcel: the cameras see the people who bring them, not the parcels. */
   delivery?: true;
+  /**
+   * People in a role the cameras cannot tell from anyone else (the police, the mail carrier): the answer
+   * says so and shows who came. `en`/`de` are said as "I can't tell {the police} from other visitors".
+   */
+  role?: true;
 }
 
 export type Understood =
@@ -40,7 +53,8 @@ export type Understood =
   /** "How many people/cars": counts what was seen, not events. */
   | { intent: 'count'; query: SearchQuestion }
   | { intent: 'cannot_detect'; what: Undetectable }
-  | { intent: 'household'; topic: HouseholdTopic }
+  /** `query` carries the cameras, properties and people the question names ("is the driveway cam muted?"). */
+  | { intent: 'household'; topic: HouseholdTopic; query: SearchQuestion }
   | { intent: 'remember'; query: RememberQuestion; recurring: boolean }
   /** "that's Tom, my neighbour": `text` is the correction as the alerts module reads it ("that's Tom"). */
   | { intent: 'correction'; name: string; isCorrect: boolean; language: Language; text: string }
@@ -140,6 +154,15 @@ const HELP =
 const CAMERA_WORD = '(?:cameras?|cams?|kameras?)';
 const HOUSEHOLD: [HouseholdTopic, RegExp][] = [
   [
+    'where',
+    new RegExp(
+      `\\bwhere(?: is| are| s)? (?:the |my )?(?:[a-z]+ ){0,2}${CAMERA_WORD}\\b(?!.*\\b(?:saw|see|seen|recorded|caught|spotted)\\b)|` +
+        `\\bwhich (?:property|house|home|site|location)\\b.*\\b${CAMERA_WORD}\\b|` +
+        `\\b${CAMERA_WORD}\\b.*\\bwhich (?:property|house|site|location)\\b|` +
+        `\\bwo (?:ist|hangt|sind|hangen) (?:die |meine )?(?:[a-z]+ ){0,2}${CAMERA_WORD}\\b|\\bzu welchem (?:objekt|haus)\\b`,
+    ),
+  ],
+  [
     'offline',
     w(
       'offline|online|disconnected|not connected|nicht verbunden|ausgefallen|getrennt|unreachable|nicht erreichbar',
@@ -182,6 +205,16 @@ const THINGS: { re: RegExp; thing: Thing }[] = [
     ),
     thing: { en: 'delivery', de: 'Lieferung', deGender: 'f', delivery: true },
   },
+  {
+    re: w('police|cops?|officers?|policemen|polizei|polizisten?|streife'),
+    thing: { en: 'the police', de: 'die Polizei', role: true },
+  },
+  {
+    re: w(
+      'mail ?man|mailmen|post ?man|postmen|mail carrier|postie|the mail|the post|postbote|postbotin|brieftrager|brieftragerin|die post',
+    ),
+    thing: { en: 'the mail carrier', de: 'den Postboten', role: true },
+  },
   { re: w('bears?|bar|baren'), thing: { label: 'bear', kind: 'animal', en: 'bear', de: 'Bär' } },
   { re: w('wolf|wolves|wolfe'), thing: { kind: 'animal', en: 'wolf', de: 'Wolf' } },
   { re: w('raccoons?|waschbar|waschbaren'), thing: { kind: 'animal', en: 'raccoon', de: 'Waschbär' } },
@@ -213,7 +246,9 @@ const COUNT_EVENTS = w(
 const LAST = w(
   '(?:last|latest|most recent|newest|letzte[snrm]?|neueste[snrm]?|jungste[snrm]?) ' +
     '(?:event|activity|thing|alert|motion|detection|clip|video|recording|ereignis|aktivitat|meldung|bewegung|aufnahme|clip|video)|' +
-    'what was the last|when was the last|zuletzt|last time (?:something|anything|anyone|someone)',
+    'what was the last|when was the last|zuletzt|last time (?:something|anything|anyone|someone)|' +
+    '(?:did|have|had) you last|last (?:see|saw|seen|spotted|noticed)|als letzte[sn]?|most recently|' +
+    'latest (?:one|thing)|das letzte mal|zum letzten mal',
 );
 const NOW = w(
   'right now|at the moment|currently|(?<!(?:to|until|till|far|by) )now$|at present|gerade jetzt|jetzt gerade|im moment|momentan|derzeit|jetzt|aktuell|gerade',
@@ -227,7 +262,7 @@ const EVENT_WORDS = w(
   'happen\\w*|anything|something|any|anyone|anybody|someone|somebody|who|what|see|saw|seen|came|come|coming|' +
     'visit\\w*|activity|activities|events?|motion|movement|update|updates|news|going on|status|report|recap|' +
     'summary|overview|busy|quiet|there|here|passiert|los|etwas|was|wer|gesehen|gekommen|besuch\\w*|bewegung\\w*|' +
-    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|check|show',
+    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|show|irgendwas|irgendwer|irgendjemand',
 );
 
 const RECURRING = w(
@@ -339,7 +374,8 @@ export function understand(text: string, ctx: QuestionContext): Understood {
   if (says(JOKE)) return { intent: 'off_topic', topic: 'joke' };
   if (says(WEATHER_FORECAST)) return { intent: 'off_topic', topic: 'weather' };
 
-  for (const [topic, re] of HOUSEHOLD) if (says(re)) return { intent: 'household', topic };
+  for (const [topic, re] of HOUSEHOLD)
+    if (says(re)) return { intent: 'household', topic, query: parsed as SearchQuestion };
   for (const [what, re] of UNDETECTABLE) if (says(re)) return { intent: 'cannot_detect', what };
   if (says(OFF_TOPIC)) return { intent: 'off_topic', topic: 'other' };
 

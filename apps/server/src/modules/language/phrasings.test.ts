@@ -149,3 +149,44 @@ describe('time as people say it', () => {
     },
   );
 });
+
+describe('what the question is about', () => {
+  it.each([
+    ['where did you last see a person', { intent: 'events', focus: 'last' }],
+    ['when did you last see the dog', { intent: 'events', focus: 'last' }],
+    ['was ist als letztes passiert', { intent: 'events', focus: 'last' }],
+    ['wann hast du zuletzt jemanden gesehen', { intent: 'events', focus: 'last' }],
+    ['did the police show up', { intent: 'not_seen', thing: { en: 'the police', role: true } }],
+    ['war die Polizei da?', { intent: 'not_seen', thing: { de: 'die Polizei', role: true } }],
+    ['has the mailman been yet', { intent: 'not_seen', thing: { en: 'the mail carrier', role: true } }],
+    ['War der Postbote schon da?', { intent: 'not_seen', thing: { role: true } }],
+    ['who was walking around by the cars at night', { intent: 'events' }],
+    ['wer war vorhin an der tür', { intent: 'events', query: { cameraNames: ['Front Door'] } }],
+    ['Irgendwas seit Mitternacht?', { intent: 'events' }],
+    ['can you check', { intent: 'unclear' }],
+    ['kannst du mal schauen', { intent: 'unclear' }],
+  ])('%s', (text, expected) => {
+    expect(understand(text, ctx)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['what cams are at the cabin', 'cameras', { siteIds: ['cabin'] }],
+    ['is the driveway cam muted', 'muted', { cameraNames: ['Driveway'] }],
+    ['Ist die Einfahrt stummgeschaltet?', 'muted', { cameraNames: ['Driveway'] }],
+    ["where's the backyard camera, which property", 'where', { cameraNames: ['Backyard'] }],
+    ['wo hängt die Kamera Backyard?', 'where', { cameraNames: ['Backyard'] }],
+    ['what do you remember about barack', 'memories', { memoryIds: ['barack'] }],
+  ])('%s: the household, about what it names', (text, topic, query) => {
+    expect(understand(text, ctx)).toMatchObject({ intent: 'household', topic, query });
+  });
+
+  it.each([
+    ['FYI the white car belongs to the neighbours', 'The white car belongs to the neighbours'],
+    ['the black car is ours btw', 'The black car is ours'],
+    ['btw, the cleaner has a key', 'The cleaner has a key'],
+    ['bitte merken: die putzfrau kommt freitags', 'Die putzfrau kommt freitags'],
+    ['Zur Info: der Gärtner kommt montags', 'Der Gärtner kommt montags'],
+  ])('%s is a note to keep', (text, note) => {
+    expect(understand(text, ctx)).toMatchObject({ intent: 'remember', query: { rememberText: note } });
+  });
+});
