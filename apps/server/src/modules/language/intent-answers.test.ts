@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { householdReply, type HouseholdFacts } from './intent-answers.js';
+import { householdReply, type HouseholdFacts } from './household-answers.js';
 import { futureReply } from './answer.js';
 import { smalltalkReply } from './replies.js';
+import { correctionNote, correctionNotedReply } from './correction-answers.js';
 
 const facts: HouseholdFacts = {
   cameras: [
@@ -75,5 +76,51 @@ describe('times still ahead and small talk', () => {
     ['bye', 'de', /Tschüss/],
   ] as const)('%s in %s', (kind, language, re) => {
     expect(smalltalkReply(kind, language)).toMatch(re);
+  });
+});
+
+describe('a correction kept as a note when no alert takes it', () => {
+  const correction = (text: string, name: string, language: 'en' | 'de') => ({
+    intent: 'correction' as const,
+    name,
+    isCorrect: !/not|nicht/.test(text),
+    language,
+    text,
+  });
+
+  it.each([
+    [
+      correction("that's Tom", 'Tom', 'en'),
+      false,
+      'en',
+      /^Thanks, noted: that was Tom\..*I don't know Tom yet/,
+    ],
+    [correction("that's not Barack", 'Barack', 'en'), true, 'en', /reply to it with “that's not Barack”/],
+    [
+      correction('das ist Tom', 'Tom', 'de'),
+      false,
+      'de',
+      /^Danke, notiert: das war Tom\..*kenne ich noch nicht/,
+    ],
+    [
+      { ...correction("that wasn't a cat", 'owl', 'en'), relabel: { was: 'cat', is: 'owl' } },
+      false,
+      'en',
+      /it was an owl, not a cat/,
+    ],
+    [
+      { ...correction('das war keine katze', 'fuchs', 'de'), relabel: { was: 'katze', is: 'fuchs' } },
+      false,
+      'de',
+      /Fuchs statt Katze/,
+    ],
+  ] as const)('%#', (u, known, language, re) => {
+    expect(correctionNotedReply(u, 'who was at the door?', known, language)).toMatch(re);
+  });
+
+  it('keeps the correction with the question it answers', () => {
+    expect(correctionNote("that's Tom", 'who was at the door?', 'en')).toBe(
+      "That's Tom (about “who was at the door?”)",
+    );
   });
 });

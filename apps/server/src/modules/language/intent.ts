@@ -57,7 +57,15 @@ export type Understood =
   | { intent: 'household'; topic: HouseholdTopic; query: SearchQuestion }
   | { intent: 'remember'; query: RememberQuestion; recurring: boolean }
   /** "that's Tom, my neighbour": `text` is the correction as the alerts module reads it ("that's Tom"). */
-  | { intent: 'correction'; name: string; isCorrect: boolean; language: Language; text: string }
+  | {
+      intent: 'correction';
+      name: string;
+      isCorrect: boolean;
+      language: Language;
+      text: string;
+      /** "that wasn't a cat, it was a fox": what was detected and what it was (`name` is the latter). */
+      relabel?: { was: string; is: string };
+    }
   | { intent: 'small_talk'; kind: Exclude<SmallTalkKind, 'thanks'> }
   | { intent: 'thanks'; closing: boolean }
   | { intent: 'off_topic'; topic: 'weather' | 'joke' | 'other' }

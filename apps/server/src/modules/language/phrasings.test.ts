@@ -190,3 +190,23 @@ describe('what the question is about', () => {
     expect(understand(text, ctx)).toMatchObject({ intent: 'remember', query: { rememberText: note } });
   });
 });
+
+describe('corrections of what was seen', () => {
+  it.each([
+    ["that wasn't a cat, it was a fox", { was: 'cat', is: 'fox' }, 'en'],
+    ['no, that was not a dog but a fox', { was: 'dog', is: 'fox' }, 'en'],
+    ["it's not a car, it's a van", { was: 'car', is: 'van' }, 'en'],
+    ['nein, das war keine katze sondern ein fuchs', { was: 'katze', is: 'fuchs' }, 'de'],
+    ['Das ist kein Hund, das ist ein Fuchs', { was: 'hund', is: 'fuchs' }, 'de'],
+  ])('%s', (text, relabel, language) => {
+    expect(understand(text, ctx)).toMatchObject({ intent: 'correction', relabel, language });
+  });
+
+  it.each([
+    ['no that was not barack, it was his brother', 'barack', false],
+    ['falsch, das war nicht Barack', 'Barack', false],
+    ['wrong, thats my son Max', 'Max', true],
+  ])('%s', (text, name, isCorrect) => {
+    expect(understand(text, ctx)).toMatchObject({ intent: 'correction', name, isCorrect });
+  });
+});
