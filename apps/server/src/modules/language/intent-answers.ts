@@ -15,14 +15,7 @@ import {
 } from './answer.js';
 import { dayName, formatClock, localDayNumber } from './clock.js';
 import type { SearchQuestion, Thing, Undetectable } from './intent.js';
-import {
-  joinList,
-  KIND_NOUNS,
-  nounFor,
-  numberWord,
-  type Language,
-  type ObjectKind,
-} from './lexicon.js';
+import { joinList, KIND_NOUNS, nounFor, numberWord, type Language, type ObjectKind } from './lexicon.js';
 
 const q = (text: string, language: Language) => (language === 'en' ? `“${text}”` : `„${text}“`);
 

@@ -123,6 +123,7 @@ describe('time as people say it', () => {
     ['anyone at the cabin around midnight?', night, '16T23:00:00', '17T01:00:00'],
     ['How was the night', at('2026-11-17T07:30:00+01:00'), '16T18:00:00', '17T06:00:00'],
     ['wie war die Nacht', at('2026-11-17T07:30:00+01:00'), '16T18:00:00', '17T06:00:00'],
+    ['who was walking around by the cars at night', night, '16T18:00:00', '17T03:18:00'],
     ['anything since 6pm yesterday?', morning, '16T18:00:00', '17T10:15:00'],
     ['How many cars did you see since yesterday?', night, '16T00:00:00', '17T03:18:00'],
     ['seit gestern', night, '16T00:00:00', '17T03:18:00'],

@@ -538,7 +538,7 @@ function nightOf(t: string, ctx: TimeContext, today: number): TimeWindow | undef
   const zone = zoneOrUtc(ctx.timezone);
   const hourNow = localHour(ctx.now, zone);
   const lastWords =
-    /\b(last night|yesterday night|overnight|during the night|the night|letzte nacht|vergangene nacht|gestern nacht|in der nacht|die nacht|nachts)\b/.test(
+    /\b(last night|yesterday night|overnight|during the night|the night|at night|in the night|bei nacht|letzte nacht|vergangene nacht|gestern nacht|in der nacht|die nacht|nachts)\b/.test(
       t,
     );
   const tonightEn = /\btonight\b/.test(t);
