@@ -187,11 +187,14 @@ export interface Scored {
 const ALL_CLEAR =
   /\b(didn'?t see|did not see|haven'?t seen|not seen|saw nothing|nothing|no one|nobody|no events?|no activity|all quiet|keine?n? (ereignisse|bewegung|personen|autos?)|niemand(en)?|nichts)\b/i;
 /**
- * The generic recap every misunderstood question used to get: an answer that is one, and misses some of what
- * it must say, is unhelpful rather than half right (one that says all of it is right: the window was the
- * default one).
+ * The generic recap every misunderstood question used to get: an answer that *opens* with the listing of the
+ * last 24 hours ("There were six events in the last 24 hours:" then moments, maybe after a property's name).
+ * One that opens with its own answer ("No bear was seen …; the cameras saw … instead:", "I don't know a
+ * Michelle …") and then lists the moments as evidence is not the recap. A recap that misses some of what it
+ * must say is unhelpful rather than half right (one that says all of it is right: the window was the default
+ * one).
  */
-const RECAP = /(last 24 hours|letzten 24 stunden)[^•]*\n\s*•/i;
+const RECAP = /^(?:[^\n•]*:[ \t])?[^\n•]*(last 24 hours|letzten 24 stunden)[^\n•]*\n\s*•/i;
 /**
  * Only a plain question about events may be answered by a listing of the default 24 hours; for a question
  * with its own time, a count, a follow-up or anything else that listing is the recap, unhelpful.

@@ -107,12 +107,16 @@ export function createAssistantRepository(db: Db) {
     },
 
     /**
-     * The alert message of the user's newest alerted activity since `since`: what a correction sent without
-     * replying to an alert ("that's Tom, my neighbour") is about.
+     * The user's alerted activities since `since`, newest first, with what they showed: a correction sent
+     * without replying to an alert is about the newest one that shows what it speaks of.
      */
-    async latestAlertMessage(userId: string, since: Date): Promise<string | undefined> {
-      const [row] = await db
-        .select({ messageId: activities.alertMessageId })
+    async recentAlerts(userId: string, since: Date, limit = 20) {
+      const rows = await db
+        .select({
+          messageId: activities.alertMessageId,
+          objects: activities.objects,
+          recognised: activities.recognised,
+        })
         .from(activities)
         .where(
           and(
@@ -122,8 +126,8 @@ export function createAssistantRepository(db: Db) {
           ),
         )
         .orderBy(desc(activities.occurredAt))
-        .limit(1);
-      return row?.messageId ?? undefined;
+        .limit(limit);
+      return rows.map((r) => ({ ...r, messageId: r.messageId! }));
     },
 
     /** Properties not removed. */

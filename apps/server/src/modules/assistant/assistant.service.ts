@@ -20,13 +20,14 @@ import {
   composeNow,
   composeUnusual,
   correctionWithoutAlertReply,
-  householdReply,
   offTopicReply,
   recurringNoteSuffix,
   thanksReply,
   unclearReply,
 } from '../language/intent-answers.js';
+import { householdReply } from '../language/household-answers.js';
 import type { SearchQuestion, Understood } from '../language/intent.js';
+import { correctionNote, correctionNotedReply } from '../language/correction-answers.js';
 import { detectLanguage } from '../language/detect.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import { languageOf } from '../language/lexicon.js';
@@ -123,6 +124,12 @@ const saysTime = (q: ParsedQuestion) =>
 
 /** Follow-ups that keep the previous question's subject: "and yesterday?", "und heute?", "what about…". */
 const FOLLOW_UP = /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b/i;
+/**
+ * A bare question about a detail of the last answer ("what time?", "which camera?", "wo?"): it asks the
+ * previous question again, whose answer says when and where.
+ */
+const DETAIL =
+  /^(?:and |und |so |also )?(?:what time|at what time|what time was (?:that|it)|when|when was (?:that|it)|which camera|which cam|what camera|which one|where|where was (?:that|it)|wann|wann war das|um wie ?viel uhr|welche kamera|wo|wo war das)$/;
 
 /** The answer's message id is derived from the question's, so a retried job finds the answer it already posted. */
 export function answerIdFor(messageId: string): string {
@@ -207,6 +214,17 @@ export function createAssistantService(deps: AssistantDeps) {
     sentAt: Date,
   ): Promise<Understood> {
     if (scope.amnesia) return u;
+    if (DETAIL.test(fold(text))) {
+      const [previous] = (
+        await repo.messagesBefore(scope.userId, sentAt, new Date(sentAt.getTime() - CONTEXT_WINDOW_MS), 4)
+      )
+        .filter((m) => m.role === 'user')
+        .slice(-1);
+      const before = previous ? understandIn(scope, previous.text) : undefined;
+      if (before && (before.intent === 'events' || before.intent === 'count' || before.intent === 'not_seen'))
+        return before;
+      return u;
+    }
     const followUp = FOLLOW_UP.test(text);
     const asked =
       u.intent === 'events' || u.intent === 'count' || u.intent === 'not_seen'
@@ -345,7 +363,12 @@ export function createAssistantService(deps: AssistantDeps) {
     }
   }
 
-  async function deterministic(scope: AssistantScope, u: Understood, text: string): Promise<Answer> {
+  async function deterministic(
+    scope: AssistantScope,
+    u: Understood,
+    text: string,
+    sentAt: Date = scope.now,
+  ): Promise<Answer> {
     const language = scope.language;
     switch (u.intent) {
       case 'watch':
@@ -361,9 +384,27 @@ export function createAssistantService(deps: AssistantDeps) {
       case 'unclear':
         return noSearch(unclearReply(language, scope.cameras[0]?.name));
       case 'correction':
-        return noSearch(correctionWithoutAlertReply(u.name, language));
+        return noSearch(
+          (await correctionNoted(scope, u, sentAt)) ?? correctionWithoutAlertReply(u.name, language),
+        );
       case 'household':
-        return noSearch(householdReply(u.topic, householdFacts(scope), scope));
+        return noSearch(
+          householdReply(u.topic, householdFacts(scope), scope, {
+            ...(u.query.cameraNames ? { cameraNames: u.query.cameraNames } : {}),
+            ...(u.query.siteIds
+              ? {
+                  siteNames: scope.sites.filter((s) => u.query.siteIds!.includes(s.id)).map((s) => s.name),
+                }
+              : {}),
+            ...(u.query.memoryIds
+              ? {
+                  memoryNames: scope.memories
+                    .filter((m) => u.query.memoryIds!.includes(m.id) && m.name)
+                    .map((m) => m.name!),
+                }
+              : {}),
+          }),
+        );
       case 'remember': {
         if (scope.amnesia) return noSearch(amnesiaRememberReply(language));
         const note = u.query.rememberText!;
@@ -495,7 +536,55 @@ export function createAssistantService(deps: AssistantDeps) {
         );
       }
     }
-    return deterministic(scope, u, text);
+    return deterministic(scope, u, text, sentAt);
+  }
+
+  /**
+   * The newest alert of the last six hours that shows what a correction speaks of: "not Barack" one where
+   * Barack was recognised, "that's Tom" one with a person, "it was a fox, not a cat" one with a cat.
+   */
+  async function matchingAlert(
+    userId: string,
+    u: Extract<Understood, { intent: 'correction' }>,
+  ): Promise<string | undefined> {
+    const alerts = await repo.recentAlerts(userId, new Date(now().getTime() - CORRECTION_WINDOW_MS));
+    const name = fold(u.name);
+    const shows = (a: (typeof alerts)[number]) => {
+      if (u.relabel) return a.objects.some((o) => fold(o.label ?? '') === fold(u.relabel!.was));
+      if (!u.isCorrect) return a.recognised.some((r) => fold(r.name ?? '') === name);
+      return a.objects.some((o) => o.kind === 'person');
+    };
+    return alerts.find(shows)?.messageId;
+  }
+
+  /**
+   * A correction no alert took, right after an answer in the chat: kept as a note with the question it is
+   * about (not in amnesia mode), and said so. Undefined when there was no such question.
+   */
+  async function correctionNoted(
+    scope: AssistantScope,
+    u: Extract<Understood, { intent: 'correction' }>,
+    sentAt: Date,
+  ): Promise<string | undefined> {
+    if (scope.amnesia) return undefined;
+    const earlier = await repo.messagesBefore(
+      scope.userId,
+      sentAt,
+      new Date(sentAt.getTime() - CONTEXT_WINDOW_MS),
+      4,
+    );
+    const previous = earlier.filter((m) => m.role === 'user').at(-1);
+    if (!previous || !earlier.some((m) => m.role !== 'user' && m.sentAt >= previous.sentAt)) return undefined;
+    const before = understandIn(scope, previous.text);
+    if (before.intent !== 'events' && before.intent !== 'count' && before.intent !== 'not_seen')
+      return undefined;
+    // A known person is spoken of as their memory spells them ("not barack" → "not Barack").
+    const memory = scope.memories.find(
+      (m) => m.category === 'people' && m.name && fold(m.name) === fold(u.name),
+    );
+    const said = memory?.name ? { ...u, name: memory.name, text: u.text.replace(u.name, memory.name) } : u;
+    await keepNote(scope, correctionNote(said.text, previous.text, scope.language), null);
+    return correctionNotedReply(said, previous.text, Boolean(memory), scope.language);
   }
 
   /** A correction ("that's Tom, my neighbour") applied to the alert replied to, else the newest recent one. */
@@ -507,10 +596,7 @@ export function createAssistantService(deps: AssistantDeps) {
     if (!deps.corrections) return undefined;
     const corrections = deps.corrections;
     const target =
-      message.replyToMessageId ??
-      (u?.intent === 'correction'
-        ? await repo.latestAlertMessage(userId, new Date(now().getTime() - CORRECTION_WINDOW_MS))
-        : undefined);
+      message.replyToMessageId ?? (u?.intent === 'correction' ? await matchingAlert(userId, u) : undefined);
     if (!target) return undefined;
     const tries = [message.text, ...(u?.intent === 'correction' && u.text !== message.text ? [u.text] : [])];
     for (const said of tries) {

@@ -449,4 +449,33 @@ describe('understanding before answering (the intent step, end to end)', () => {
     );
     expect(row!.recognised.map((r) => r.name)).toEqual(['Tom']);
   });
+
+  it('applies a correction without a reply to the newest alert that shows what it speaks of', async () => {
+    const visit = await insertActivity(t, world, world.cameras.Driveway!, {
+      at: minutesAgo(4),
+      objects: [person()],
+    });
+    const dog = await insertActivity(t, world, world.cameras.Driveway!, {
+      at: minutesAgo(2),
+      objects: [{ kind: 'animal', label: 'dog', score: 0.9 }],
+    });
+    for (const id of [visit, dog]) {
+      const alert = await t.modules.chat.postAgentMessage(world.userId, {
+        text: 'Something in the Driveway.',
+      });
+      await t.database.query('update activities set alert_message_id = $1 where id = $2', [
+        alert.message_uuid,
+        id,
+      ]);
+    }
+    const answer = await ask(t, world.user, "that's Tom");
+    expect(answer.text).toMatch(/Tom/);
+    const rows = await t.database.query<{ id: string; recognised: { name: string }[] }>(
+      'select id, recognised from activities where id = any($1)',
+      [[visit, dog]],
+    );
+    const names = Object.fromEntries(rows.map((r) => [r.id, r.recognised.map((x) => x.name)]));
+    expect(names[visit]).toEqual(['Tom']);
+    expect(names[dog]).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import type { ActivityObject } from '../../platform/db/schema.js';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import { pickCited, timingReply, type FoundActivity } from '../language/answer.js';
-import type { HouseholdFacts } from '../language/intent-answers.js';
+import type { HouseholdFacts } from '../language/household-answers.js';
 import { understand, type HouseholdTopic, type Understood } from '../language/intent.js';
 import { fold, namePattern, nameVariants } from '../language/fold.js';
 import type { Language, ObjectKind } from '../language/lexicon.js';
@@ -125,6 +125,7 @@ export function householdFacts(scope: AssistantScope): HouseholdFacts {
       category: m.category,
       ...(m.name ? { name: m.name } : {}),
       ...(m.text ? { text: m.text } : {}),
+      ...(m.notes ? { notes: m.notes } : {}),
     })),
   };
 }

@@ -133,6 +133,7 @@ export function timingReply(
       ? 'When were you out? You can say “between 2 and 5 PM” or “this morning”.'
       : 'Wann warst du weg? Du kannst zum Beispiel „zwischen 14 und 17 Uhr“ oder „heute Vormittag“ sagen.';
   if (q.timing !== 'ahead' || !q.window) return undefined;
+  if (q.window.type === 'future') return futureReply(q.window.what, ctx.language);
   const clock = formatClock(ctx.now, ctx.timezone, ctx.language);
   const start = en ? `It's only ${clock} —` : `Es ist erst ${clock} Uhr –`;
   const label = q.window;
@@ -150,6 +151,20 @@ export function timingReply(
   if (label.type === 'night')
     return en ? `${start} tonight hasn't begun yet.` : `${start} die Nacht hat noch nicht begonnen.`;
   return en ? `${start} that time hasn't come yet.` : `${start} diese Zeit ist noch nicht gekommen.`;
+}
+
+/**
+ * A time still to come: say it has not happened, what the home sitter can do instead (a note for a visit
+ * the user expects), and that it can be asked to watch.
+ */
+export function futureReply(what: 'tomorrow' | 'later', language: Language): string {
+  if (language === 'en')
+    return what === 'tomorrow'
+      ? "I can't see ahead: tomorrow hasn't happened yet, so I only know what your cameras have already seen. If you expect someone, tell me “Remember that …”, or ask me tomorrow."
+      : "That hasn't happened yet: I can only tell you what your cameras have already seen. Ask me “tell me when …” and I'll let you know, or ask again later.";
+  return what === 'tomorrow'
+    ? 'In die Zukunft sehen kann ich nicht: Morgen ist noch nicht da, ich weiß nur, was deine Kameras schon gesehen haben. Wenn du jemanden erwartest, sag mir „Merk dir, dass …“, oder frag mich morgen.'
+    : 'Das ist noch nicht passiert: Ich kann dir nur sagen, was deine Kameras schon gesehen haben. Sag mir „Sag mir Bescheid, wenn …“, oder frag später noch einmal.';
 }
 
 /** The window said back; "so far" / "bisher" when it was cut at now. */

@@ -59,6 +59,24 @@ const NOT_NAMES = w(
     'schon|seltsam|komisch|nichts|mir|ihm|ihr|uns|dir|klar|genug|okay|a|an|the|ein|eine',
 );
 
+/** "that wasn't a cat, it was a fox", "das war keine Katze, sondern ein Fuchs": what was seen, said anew. */
+const RELABELS: { re: RegExp; language: Language }[] = [
+  {
+    re: new RegExp(
+      String.raw`^${LEAD}(?:that|this|it)\s*(?:'s not|\s+wasn't|\s+was not|\s+isn't|\s+is not|\s+wasnt|\s+isnt)\s+(?:a|an|the|my)\s+(\p{L}+)\s*[,;]?\s*(?:(?:but\s+)?(?:it|that|this)(?:'s|\s+was|\s+is)|but)\s+(?:actually\s+|just\s+)?(?:a|an|the)\s+(\p{L}+)$`,
+      'iu',
+    ),
+    language: 'en',
+  },
+  {
+    re: new RegExp(
+      String.raw`^${LEAD}(?:das|es|dies)\s+(?:war|ist)\s+kein(?:e|en)?\s+(\p{L}+)\s*,?\s*(?:sondern|das war|es war|das ist)\s+(?:doch\s+|eigentlich\s+)?(?:ein|eine|einen)\s+(\p{L}+)$`,
+      'iu',
+    ),
+    language: 'de',
+  },
+];
+
 export function correctionOf(
   text: string,
   ctx: QuestionContext,
@@ -70,6 +88,12 @@ export function correctionOf(
     .trim()
     .replace(/[\s.!?…:;)(\p{Extended_Pictographic}\uFE0F]+$/u, '');
   if (text.trim().endsWith('?')) return undefined;
+  for (const { re, language } of RELABELS) {
+    const m = re.exec(clean);
+    if (!m) continue;
+    const [was, is] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+    return { intent: 'correction', name: is, isCorrect: true, language, text: clean, relabel: { was, is } };
+  }
   // A trailing clause says more about them ("that's Tom, my neighbour", "das ist Tom – unser Gärtner").
   const clauses = clean.split(/\s*(?:,|;|\s[-–—]\s|\()\s*/);
   const candidates = [clean, ...clauses.slice(0, 2).map((_, i) => clauses.slice(0, i + 1).join(', '))];

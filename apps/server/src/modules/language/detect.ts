@@ -6,26 +6,38 @@ import type { Language } from './lexicon.js';
 
 // Words common in questions to a home sitter that the other language does not share ("was", "in" are both).
 const DE = new Set(
-  'ich du der die das und ist war wer wen wie wann heute gestern jemand niemand nicht mit auf im am zur zum dass merk merke dir hallo danke letzte letzten nacht hat habe gibt es ein eine einen mein meine unser kam kommt passiert gesehen haustür garten auto hund katze bitte noch schon seit vor nach um uhr'.split(
-    ' ',
-  ),
+  (
+    'ich du der die das und ist war wer wen wie wann heute gestern jemand niemand nicht mit auf im am zur zum dass merk merke dir hallo danke letzte letzten nacht hat habe gibt es ein eine einen mein meine unser kam kommt passiert gesehen haustür garten auto hund katze bitte noch schon seit vor nach um uhr ' +
+    // Function words, question words and everyday words of German chat that English does not use.
+    'mir mich uns wir sind bin bist hab hast habt einer einem nen irgendwas irgendwer irgendjemand etwas nichts ' +
+    'mal kannst kann welche welcher welches wieviele viele oft wo woher warum weg dran denk gut gute nacht ' +
+    'morgen abend vormittag nachmittag mitternacht stunde stunden minuten woche wochenende ' +
+    'montag dienstag mittwoch donnerstag freitag samstag sonntag autos hunde katzen tiere leute kinder ' +
+    'erzähl erzähle zeig sag schau schauen los da dort hier vorhin eben gerade zuletzt letztes'
+  ).split(' '),
 );
 const EN = new Set(
-  'i you the and is who what when today yesterday anyone anybody someone nobody not with on at that remember hello hi thanks last night has have did there any my our came come happened seen door car dog cat please yet since before after pm am a an of'.split(
-    ' ',
-  ),
+  (
+    'i you the and is who what when today yesterday anyone anybody someone nobody not with on at that remember hello hi thanks last night has have did there any my our came come happened seen door car dog cat please yet since before after pm am a an of ' +
+    'me us we are were do does can could would will it its this your how many which where why anything something nothing ' +
+    'good morning evening afternoon tomorrow hour hours minutes week weekend midnight ' +
+    'monday tuesday wednesday thursday friday saturday sunday cars dogs cats animals people kids ' +
+    'tell show check look'
+  ).split(' '),
 );
 
 // Words short German questions often are on their own ("Paket?", "Einfahrt?", "Wetter?").
 const DE_SHORT = new Set(
-  'paket pakete lieferung einfahrt hütte zuhause hause kamera kameras wetter witz danke feuer rauch bär wie viele welche etwas jetzt gerade sonst tschüss servus moin bitte nichts garten tür'.split(
-    ' ',
-  ),
+  (
+    'paket pakete lieferung einfahrt hütte zuhause hause kamera kameras wetter witz danke feuer rauch bär wie viele welche etwas jetzt gerade sonst tschüss servus moin bitte nichts garten tür ' +
+    'hallo und gute nacht irgendwas wieviele montag dienstag mittwoch donnerstag freitag samstag sonntag gestern heute vorhin'
+  ).split(' '),
 );
 const EN_SHORT = new Set(
-  'package delivery driveway cabin home camera cameras weather joke thanks fire smoke bear how many which anything now bye front back yard porch'.split(
-    ' ',
-  ),
+  (
+    'package delivery driveway cabin home camera cameras weather joke thanks fire smoke bear how many which anything now bye front back yard porch ' +
+    'hello good night and monday tuesday wednesday thursday friday saturday sunday yesterday today'
+  ).split(' '),
 );
 
 export function detectLanguage(text: string): Language | undefined {

@@ -14,16 +14,8 @@ import {
   type FoundActivity,
 } from './answer.js';
 import { dayName, formatClock, localDayNumber } from './clock.js';
-import type { HouseholdTopic, SearchQuestion, Thing, Undetectable } from './intent.js';
-import {
-  capitalise,
-  joinList,
-  KIND_NOUNS,
-  nounFor,
-  numberWord,
-  type Language,
-  type ObjectKind,
-} from './lexicon.js';
+import type { SearchQuestion, Thing, Undetectable } from './intent.js';
+import { joinList, KIND_NOUNS, nounFor, numberWord, type Language, type ObjectKind } from './lexicon.js';
 
 const q = (text: string, language: Language) => (language === 'en' ? `“${text}”` : `„${text}“`);
 
@@ -120,128 +112,6 @@ export function recurringNoteSuffix(language: Language): string {
   return language === 'en' ? "I'll keep it as a standing note." : 'Ich behalte es als feste Notiz.';
 }
 
-// ---- the household ---------------------------------------------------------------------------------------
-
-export interface HouseholdFacts {
-  cameras: {
-    name: string;
-    siteName: string | null;
-    private: boolean;
-    muted: boolean;
-    /** Reported offline by its stream (or its setup failed); upload cameras are never "offline" as such. */
-    offline: boolean;
-    lastActivityAt: Date | null;
-  }[];
-  sites: { name: string; cameraCount: number }[];
-  memories: { category: 'people' | 'vehicles' | 'animals' | 'other'; name?: string; text?: string }[];
-}
-
-const count = (n: number, one: string, other: string, language: Language) =>
-  `${n < 13 ? numberWord(n, language) : n} ${n === 1 ? one : other}`;
-
-/** The user's own cameras, properties and memories, as the assistant's household tool read them. */
-export function householdReply(
-  topic: HouseholdTopic,
-  facts: HouseholdFacts,
-  ctx: { language: Language; now: Date; timezone: string | null | undefined },
-): string {
-  const en = ctx.language === 'en';
-  const cams = facts.cameras;
-  const named = (list: HouseholdFacts['cameras']) =>
-    joinList(
-      list.map((c) => c.name),
-      ctx.language,
-    );
-  if (topic === 'cameras') {
-    if (cams.length === 0) return en ? "You don't have any cameras yet." : 'Du hast noch keine Kameras.';
-    const bySite = new Map<string, string[]>();
-    for (const c of cams) {
-      const key = c.siteName ?? (en ? 'No property' : 'Kein Objekt');
-      bySite.set(key, [...(bySite.get(key) ?? []), c.name]);
-    }
-    const list =
-      bySite.size > 1
-        ? [...bySite].map(([site, names]) => `${site}: ${joinList(names, ctx.language)}`).join('; ')
-        : named(cams);
-    const n = count(cams.length, en ? 'camera' : 'Kamera', en ? 'cameras' : 'Kameras', ctx.language);
-    return en ? `You have ${n}: ${list}.` : `Du hast ${n}: ${list}.`;
-  }
-  if (topic === 'properties') {
-    if (facts.sites.length === 0)
-      return en ? "You haven't set up any properties yet." : 'Du hast noch keine Objekte angelegt.';
-    const list = joinList(
-      facts.sites.map(
-        (s) =>
-          `${s.name} (${count(s.cameraCount, en ? 'camera' : 'Kamera', en ? 'cameras' : 'Kameras', ctx.language)})`,
-      ),
-      ctx.language,
-    );
-    const n = count(
-      facts.sites.length,
-      en ? 'property' : 'Objekt',
-      en ? 'properties' : 'Objekte',
-      ctx.language,
-    );
-    return en ? `You have ${n}: ${list}.` : `Du hast ${n}: ${list}.`;
-  }
-  if (topic === 'private' || topic === 'muted') {
-    const hit = cams.filter((c) => (topic === 'private' ? c.private : c.muted));
-    const what =
-      topic === 'private' ? (en ? 'in private mode' : 'im Privatmodus') : en ? 'muted' : 'stummgeschaltet';
-    if (hit.length === 0)
-      return en ? `None of your cameras is ${what}.` : `Keine deiner Kameras ist ${what}.`;
-    if (en) return `${capitalise(named(hit))} ${hit.length === 1 ? 'is' : 'are'} ${what}.`;
-    return `${hit.length === 1 ? 'Die Kamera' : 'Die Kameras'} ${named(hit)} ${hit.length === 1 ? 'ist' : 'sind'} ${what}.`;
-  }
-  if (topic === 'offline') {
-    const off = cams.filter((c) => c.offline);
-    const dayAgo = ctx.now.getTime() - 86_400_000;
-    const quiet = cams.filter(
-      (c) => !c.offline && (!c.lastActivityAt || c.lastActivityAt.getTime() < dayAgo),
-    );
-    const lines: string[] = [];
-    if (cams.length === 0) return en ? "You don't have any cameras yet." : 'Du hast noch keine Kameras.';
-    if (off.length) lines.push(en ? `Offline: ${named(off)}.` : `Offline: ${named(off)}.`);
-    else
-      lines.push(
-        en ? 'None of your cameras is reported offline.' : 'Keine deiner Kameras ist als offline gemeldet.',
-      );
-    if (quiet.length)
-      lines.push(
-        en
-          ? `Nothing sent in the last 24 hours by ${named(quiet)} (cameras that upload only send when they see something).`
-          : `In den letzten 24 Stunden kam nichts von ${named(quiet)} (Kameras, die hochladen, senden nur, wenn sie etwas sehen).`,
-      );
-    return lines.join(' ');
-  }
-  // memories
-  const people = facts.memories.filter((m) => m.category === 'people' && m.name).map((m) => m.name!);
-  const pets = facts.memories.filter((m) => m.category === 'animals' && m.name).map((m) => m.name!);
-  const vehicles = facts.memories.filter((m) => m.category === 'vehicles');
-  const notes = facts.memories.filter((m) => m.category === 'other' && m.text).map((m) => m.text!);
-  if (people.length + pets.length + vehicles.length + notes.length === 0)
-    return en
-      ? `I don't know anyone yet and have no notes. Tell me ${q('Remember that …', 'en')} or add people under Memories.`
-      : `Ich kenne noch niemanden und habe keine Notizen. Sag ${q('Merk dir, dass …', 'de')} oder lege Personen unter Erinnerungen an.`;
-  const parts: string[] = [];
-  if (people.length) parts.push(`${en ? 'People' : 'Personen'}: ${joinList(people, ctx.language)}.`);
-  if (pets.length) parts.push(`${en ? 'Pets' : 'Haustiere'}: ${joinList(pets, ctx.language)}.`);
-  if (vehicles.length)
-    parts.push(
-      en
-        ? `${count(vehicles.length, 'vehicle', 'vehicles', 'en')}.`
-        : `${capitalise(count(vehicles.length, 'Fahrzeug', 'Fahrzeuge', 'de'))}.`,
-    );
-  if (notes.length)
-    parts.push(
-      `${en ? 'Your notes' : 'Deine Notizen'}: ${notes
-        .slice(0, 5)
-        .map((n) => q(n, ctx.language))
-        .join(' ')}`,
-    );
-  return `${en ? 'What I know' : 'Was ich weiß'}: ${parts.join(' ')}`;
-}
-
 // ---- events ------------------------------------------------------------------------------------------------
 
 const tail = (parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
@@ -304,6 +174,20 @@ export function composeNotSeen(
   }
 
   const thing = about.thing!;
+  if (thing.role) {
+    if (withPeople.length === 0)
+      return {
+        text: en
+          ? `I didn't see anyone ${tail([where, when])}, so not ${thing.en} either.`
+          : `Ich habe ${tail([when, 'niemanden', where])} gesehen, also auch nicht ${thing.de}.`,
+        cited: [],
+      };
+    const composed = composeAnswer(people, withPeople, ctx);
+    const lead = en
+      ? `I can't tell ${thing.en} from other visitors, but here is who came by:`
+      : `Ich kann ${thing.de} nicht von anderen Besuchern unterscheiden, aber diese Personen waren da:`;
+    return { text: `${lead}\n${composed.text}`, cited: composed.cited };
+  }
   if (thing.delivery) {
     if (withPeople.length === 0)
       return {

@@ -9,6 +9,7 @@ import type { Language, ObjectKind } from './lexicon.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 import { correctionOf } from './correction-phrases.js';
 import { fixTypos, isKnownWord } from './words.js';
+import type { SmallTalkKind } from './replies.js';
 import { watchOf, type WatchAction } from './watch-phrases.js';
 
 export type SearchQuestion = ParsedQuestion & { intent: 'search' };
@@ -16,7 +17,15 @@ export type RememberQuestion = ParsedQuestion & { intent: 'remember' };
 
 /** What the cameras cannot tell: they see people, vehicles and animals, and nothing else. */
 export type Undetectable = 'fire' | 'sound' | 'temperature' | 'weather' | 'water' | 'gas' | 'power' | 'lock';
-export type HouseholdTopic = 'cameras' | 'properties' | 'private' | 'muted' | 'offline' | 'memories';
+export type HouseholdTopic =
+  | 'cameras'
+  | 'properties'
+  | 'private'
+  | 'muted'
+  | 'offline'
+  | 'memories'
+  /** Which property a camera belongs to. */
+  | 'where';
 /** Questions about events that want one thing: the newest event, what is going on now, what stood out. */
 export type EventFocus = 'last' | 'now' | 'unusual';
 
@@ -31,6 +40,11 @@ export interface Thing {
   deGender?: 'm' | 'f' | 'n';
   /** A delivery or parcel: the cameras see the people who bring them, not the parcels. */
   delivery?: true;
+  /**
+   * People in a role the cameras cannot tell from anyone else (the police, the mail carrier): the answer
+   * says so and shows who came. `en`/`de` are said as "I can't tell {the police} from other visitors".
+   */
+  role?: true;
 }
 
 export type Understood =
@@ -40,11 +54,20 @@ export type Understood =
   /** "How many people/cars": counts what was seen, not events. */
   | { intent: 'count'; query: SearchQuestion }
   | { intent: 'cannot_detect'; what: Undetectable }
-  | { intent: 'household'; topic: HouseholdTopic }
+  /** `query` carries the cameras, properties and people the question names ("is the driveway cam muted?"). */
+  | { intent: 'household'; topic: HouseholdTopic; query: SearchQuestion }
   | { intent: 'remember'; query: RememberQuestion; recurring: boolean }
   /** "that's Tom, my neighbour": `text` is the correction as the alerts module reads it ("that's Tom"). */
-  | { intent: 'correction'; name: string; isCorrect: boolean; language: Language; text: string }
-  | { intent: 'small_talk'; kind: 'greeting' | 'help' }
+  | {
+      intent: 'correction';
+      name: string;
+      isCorrect: boolean;
+      language: Language;
+      text: string;
+      /** "that wasn't a cat, it was a fox": what was detected and what it was (`name` is the latter). */
+      relabel?: { was: string; is: string };
+    }
+  | { intent: 'small_talk'; kind: Exclude<SmallTalkKind, 'thanks'> }
   | { intent: 'thanks'; closing: boolean }
   | { intent: 'off_topic'; topic: 'weather' | 'joke' | 'other' }
   | { intent: 'unclear' }
@@ -68,7 +91,7 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
   [
     'sound',
     w(
-      'sounds?|noises?|noisy|loud|bang|banging|scream|screaming|screams|shouting|shouts?|yelling|barking|barked|' +
+      'sounds?|noises?|noisy|loud|bang|banging|bark|barks|scream|screaming|screams|shouting|shouts?|yelling|barking|barked|' +
         'music|siren|sirens|alarm|alarms|hear|heard|listen|crying|gerausch|gerausche|larm|laut|knall|geschrei|' +
         'schrei|schreie|gebell|bellen|bellt|musik|sirene|alarmanlage|gehort|horen|hort',
     ),
@@ -76,7 +99,7 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
   [
     'temperature',
     w(
-      'temperature|temperatures|temp|hot|cold|freezing|frost|frozen|heating|humidity|degrees|temperatur|' +
+      'temperature|temperatures|temp|hot|cold|how warm|wie warm|warm|freezing|frost|frozen|heating|humidity|degrees|temperatur|' +
         'heiss|kalt|heizung|luftfeuchtigkeit|frost|grad celsius',
     ),
   ],
@@ -102,20 +125,34 @@ const UNDETECTABLE: [Undetectable, RegExp][] = [
 
 const WEATHER_FORECAST = w(
   'weather|forecast|wetter|wettervorhersage|will it rain|is it going to rain|wird es regnen|regnet es morgen|' +
-    'will it snow|how warm|wie warm',
+    'will it snow',
 );
 const JOKE = w('jokes?|witz|witze|make me laugh|bring mich zum lachen|something funny|was lustiges');
 const OFF_TOPIC = w(
   'recipes?|rezept|rezepte|cook|kochen|sing|song|lied|poem|gedicht|president|prasident|capital of|hauptstadt|' +
     'translate|ubersetze|ubersetzen|stocks?|aktien?|football|fussball|soccer|bundesliga|meaning of life|' +
     'sinn des lebens|write me|schreib mir|order (?:a )?pizza|pizza bestellen|play (?:some )?music|spiel musik|' +
+    'who won|wer hat gewonnen|the game|das spiel|match|spielstand|score|order (?:us |me )?(?:a |some )?(?:pizza|food)|' +
+    'takeaway|takeout|lieferdienst|bestell\\w*|buy me|kauf mir|calculate|rechne|ausrechnen|math|mathe|' +
+    '\\d+ (?:times|x|plus|minus|divided by|multiplied by|mal|geteilt durch) \\d+|' +
     'what time is it|wie spat ist es|horoscope|horoskop|lottery|lotto|passwords?|passwort|wifi|wlan|call the police|call (?:an )?ambulance|polizei rufen|ruf die polizei|notruf',
 );
 
+/** Praise that comes with thanks, or stands for them: "you're great", "du bist super". */
+const PRAISE =
+  '(?:you(?:re| re| are)(?: so| really| the)? (?:great|best|awesome|amazing|brilliant|wonderful|a star|a lifesaver|helpful|the best)|' +
+  'du bist (?:super|toll|klasse|spitze|der beste|die beste|ein schatz)|good job|well done|gut gemacht)';
 const THANKS_WORDS =
-  /^(?:(?:ok|okay|oh|great|perfect|cool|super|prima|gut|alright|nice|awesome|wonderful|toll|klasse|alles klar|got it|understood|verstanden|ah|ok cool|thats|that s|that is|that was|that|das ist|das war|very|really|sehr|wirklich|helpful|hilfreich)\s+)*(?:thank you|thankyou|thanks|thank|thx|ty|cheers|dankeschon|danke schon|danke dir|danke|vielen dank|merci|ta)(?:\s+(?:so much|a lot|very much|again|schon|sehr|dir|nochmal|homesitter|buddy|mate))*(?:\s+(?<rest>.*))?$/;
+  /^(?:(?:ok|okay|oh|great|perfect|cool|super|prima|gut|alright|nice|awesome|wonderful|toll|klasse|alles klar|got it|understood|verstanden|ah|ok cool|thats|that s|that is|that was|that|das ist|das war|very|really|sehr|wirklich|helpful|hilfreich|youre great|you re great|you are great|du bist super)\s+)*(?:thank you|thankyou|thanks|thank|thx|ty|cheers|dankeschon|danke schon|danke dir|danke|vielen dank|merci|ta)(?:\s+(?:so much|a lot|very much|again|schon|sehr|dir|nochmal|homesitter|buddy|mate))*(?:\s+(?<rest>.*))?$/;
 const CLOSING =
   /^(?:(?:that is|that was|thats|that s|that|das wars|das war s|das war es|das ist|das wars schon)\s*)?(?:all|it|alles|everything|for now|erstmal|bye|goodbye|bye bye|good night|see you|see ya|have a nice day|have a good (?:day|night|one)|tschuss|ciao|gute nacht|bis dann|bis spater|schonen tag|schonen abend|nothing else|sonst nichts|nichts weiter|all good|all set|passt|ok|okay)?(?:\s+(?:for now|thanks|danke|bye|tschuss|erstmal))*$/;
+const PRAISE_ONLY = new RegExp(`^${PRAISE}(?:\\s+(?:thanks|thank you|thx|danke))?$`);
+const GOOD_NIGHT =
+  /^(?:(?:ok|okay|alright|so|well|thanks|thank you|danke|also)\s+)*(?:good ?night|nite|night night|nighty night|sleep well|gute nacht|schlaf gut|nacht)(?:\s+(?:homesitter|home sitter|then|dann|everyone|all|bis morgen|see you tomorrow))*$/;
+const BYE =
+  /^(?:(?:ok|okay|alright|so|well|thanks|thank you|danke|also)\s+)*(?:bye|goodbye|bye bye|see you|see ya|later|cya|tschuss|ciao|bis dann|bis spater|bis bald|servus)(?:\s+(?:then|dann|homesitter))*$/;
+const HOW_ARE_YOU =
+  /^(?:(?:hi|hello|hey|hallo|moin|na)\s+)?(?:how are you(?: doing| today)?|how s it going|hows it going|how is it going|how are things|you ok|you okay|are you ok|wie gehts|wie geht s|wie geht es dir|wie gehts dir|alles gut bei dir|alles klar bei dir)(?:\s+(?:today|heute|homesitter))?$/;
 const BARE_CLOSING =
   /^(?:bye|goodbye|bye bye|good night|see you|see ya|thats all|thats it|that is all|nothing else|tschuss|ciao|gute nacht|bis dann|das wars|das war s|sonst nichts|ok|okay|ok cool|cool|got it|alles klar|perfect|great|super|prima|passt|verstanden|understood|all good|nice)$/;
 const GREETING =
@@ -127,6 +164,15 @@ const HELP =
 
 const CAMERA_WORD = '(?:cameras?|cams?|kameras?)';
 const HOUSEHOLD: [HouseholdTopic, RegExp][] = [
+  [
+    'where',
+    new RegExp(
+      `\\bwhere(?: is| are| s)? (?:the |my )?(?:[a-z]+ ){0,2}${CAMERA_WORD}\\b(?!.*\\b(?:saw|see|seen|recorded|caught|spotted)\\b)|` +
+        `\\bwhich (?:property|house|home|site|location)\\b.*\\b${CAMERA_WORD}\\b|` +
+        `\\b${CAMERA_WORD}\\b.*\\bwhich (?:property|house|site|location)\\b|` +
+        `\\bwo (?:ist|hangt|sind|hangen) (?:die |meine )?(?:[a-z]+ ){0,2}${CAMERA_WORD}\\b|\\bzu welchem (?:objekt|haus)\\b`,
+    ),
+  ],
   [
     'offline',
     w(
@@ -170,6 +216,16 @@ const THINGS: { re: RegExp; thing: Thing }[] = [
     ),
     thing: { en: 'delivery', de: 'Lieferung', deGender: 'f', delivery: true },
   },
+  {
+    re: w('police|cops?|officers?|policemen|polizei|polizisten?|streife'),
+    thing: { en: 'the police', de: 'die Polizei', role: true },
+  },
+  {
+    re: w(
+      'mail ?man|mailmen|post ?man|postmen|mail carrier|postie|the mail|the post|postbote|postbotin|brieftrager|brieftragerin|die post',
+    ),
+    thing: { en: 'the mail carrier', de: 'den Postboten', role: true },
+  },
   { re: w('bears?|bar|baren'), thing: { label: 'bear', kind: 'animal', en: 'bear', de: 'Bär' } },
   { re: w('wolf|wolves|wolfe'), thing: { kind: 'animal', en: 'wolf', de: 'Wolf' } },
   { re: w('raccoons?|waschbar|waschbaren'), thing: { kind: 'animal', en: 'raccoon', de: 'Waschbär' } },
@@ -201,7 +257,9 @@ const COUNT_EVENTS = w(
 const LAST = w(
   '(?:last|latest|most recent|newest|letzte[snrm]?|neueste[snrm]?|jungste[snrm]?) ' +
     '(?:event|activity|thing|alert|motion|detection|clip|video|recording|ereignis|aktivitat|meldung|bewegung|aufnahme|clip|video)|' +
-    'what was the last|when was the last|zuletzt|last time (?:something|anything|anyone|someone)',
+    'what was the last|when was the last|zuletzt|last time (?:something|anything|anyone|someone)|' +
+    '(?:did|have|had) you last|last (?:see|saw|seen|spotted|noticed)|als letzte[sn]?|most recently|' +
+    'latest (?:one|thing)|das letzte mal|zum letzten mal',
 );
 const NOW = w(
   'right now|at the moment|currently|(?<!(?:to|until|till|far|by) )now$|at present|gerade jetzt|jetzt gerade|im moment|momentan|derzeit|jetzt|aktuell|gerade',
@@ -215,7 +273,7 @@ const EVENT_WORDS = w(
   'happen\\w*|anything|something|any|anyone|anybody|someone|somebody|who|what|see|saw|seen|came|come|coming|' +
     'visit\\w*|activity|activities|events?|motion|movement|update|updates|news|going on|status|report|recap|' +
     'summary|overview|busy|quiet|there|here|passiert|los|etwas|was|wer|gesehen|gekommen|besuch\\w*|bewegung\\w*|' +
-    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|check|show',
+    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|show|irgendwas|irgendwer|irgendjemand',
 );
 
 const RECURRING = w(
@@ -309,6 +367,9 @@ export function understand(text: string, ctx: QuestionContext): Understood {
   // Fixed phrases are read as typed and with typos fixed ("thats all" is not "that all").
   const says = (re: RegExp) => re.test(typed) || re.test(bare);
 
+  if (says(GOOD_NIGHT)) return { intent: 'small_talk', kind: 'good_night' };
+  if (says(BYE)) return { intent: 'small_talk', kind: 'bye' };
+  if (says(HOW_ARE_YOU)) return { intent: 'small_talk', kind: 'how_are_you' };
   if (parsed.intent === 'smalltalk') {
     if (parsed.smalltalk === 'thanks') return { intent: 'thanks', closing: false };
     return { intent: 'small_talk', kind: parsed.smalltalk ?? 'help' };
@@ -318,6 +379,7 @@ export function understand(text: string, ctx: QuestionContext): Understood {
     const rest = thanks?.groups?.rest?.trim() ?? '';
     if (thanks && (rest === '' || CLOSING.test(rest))) return { intent: 'thanks', closing: rest !== '' };
   }
+  if (says(PRAISE_ONLY)) return { intent: 'thanks', closing: false };
   if (says(BARE_CLOSING)) return { intent: 'thanks', closing: true };
   if (says(GREETING)) return { intent: 'small_talk', kind: 'greeting' };
   if (says(HELP)) return { intent: 'small_talk', kind: 'help' };
@@ -325,7 +387,8 @@ export function understand(text: string, ctx: QuestionContext): Understood {
   if (says(JOKE)) return { intent: 'off_topic', topic: 'joke' };
   if (says(WEATHER_FORECAST)) return { intent: 'off_topic', topic: 'weather' };
 
-  for (const [topic, re] of HOUSEHOLD) if (says(re)) return { intent: 'household', topic };
+  for (const [topic, re] of HOUSEHOLD)
+    if (says(re)) return { intent: 'household', topic, query: parsed as SearchQuestion };
   for (const [what, re] of UNDETECTABLE) if (says(re)) return { intent: 'cannot_detect', what };
   if (says(OFF_TOPIC)) return { intent: 'off_topic', topic: 'other' };
 

@@ -114,8 +114,11 @@ const ALL_PROPERTIES = new RegExp(
 );
 
 const REMEMBER = [
+  // "FYI the white car is the neighbours'", "btw, the cleaner has a key", "zur Info: …": told, to be kept.
+  /^\s*(?:fyi|btw|by the way|just so you know|for your information|heads up|zur info|nur zur info|info|ubrigens|übrigens)\s*[:,-]?\s+(?<note>.+)$/is,
+  /^(?<note>.+?)[\s,]+(?:fyi|btw|just so you know|ubrigens|übrigens)$/is,
   /^\s*(?:(?:please|pls|hey|ok|okay)[\s,]+)*(?:remember|note|keep in mind|make a note|don'?t forget|do not forget)(?:\s+(?:please|for me))?(?:\s+that)?\s*[:,-]?\s*(?<note>.+)$/is,
-  /^\s*(?:(?:bitte|hey|ok|okay)[\s,]+)*(?:merk(?:e)?\s+dir|merken\s+sie\s+sich|denk(?:e)?\s+(?:daran|dran)|vergiss\s+nicht|notier(?:e)?(?:\s+dir)?)(?:\s+bitte)?\s*[:,-]?\s*(?:,?\s*(?<dass>dass)\s+)?(?<note>.+)$/is,
+  /^\s*(?:(?:bitte|hey|ok|okay)[\s,]+)*(?:merk(?:e)?\s+dir|merken\s+sie\s+sich|merken|denk(?:e)?\s+(?:daran|dran)|vergiss\s+nicht|notier(?:e)?(?:\s+dir)?)(?:\s+bitte)?\s*[:,-]?\s*(?:,?\s*(?<dass>dass)\s+)?(?<note>.+)$/is,
 ];
 
 const GREETING =

@@ -28,8 +28,20 @@ const EXAMPLES: Record<Language, string> = {
   de: 'Frag mich zum Beispiel „War heute jemand an der Haustür?“ oder „Was ist letzte Nacht passiert?“, oder sag mir „Merk dir, dass der Klempner am Dienstag kommt.“',
 };
 
-export function smalltalkReply(kind: 'greeting' | 'thanks' | 'help', language: Language): string {
-  if (kind === 'thanks') return language === 'en' ? "You're welcome!" : 'Gern geschehen!';
+export type SmallTalkKind = 'greeting' | 'thanks' | 'help' | 'how_are_you' | 'good_night' | 'bye';
+
+export function smalltalkReply(kind: SmallTalkKind, language: Language): string {
+  const en = language === 'en';
+  if (kind === 'thanks') return en ? "You're welcome!" : 'Gern geschehen!';
+  if (kind === 'how_are_you')
+    return en
+      ? `I'm doing well, thanks for asking — I'm keeping an eye on your cameras. ${EXAMPLES.en}`
+      : `Mir geht es gut, danke der Nachfrage – ich behalte deine Kameras im Blick. ${EXAMPLES.de}`;
+  if (kind === 'good_night')
+    return en
+      ? "Good night! Sleep well — I'll keep an eye on things."
+      : 'Gute Nacht! Schlaf gut – ich behalte alles im Blick.';
+  if (kind === 'bye') return en ? "Bye! I'll keep an eye on things." : 'Tschüss! Ich behalte alles im Blick.';
   if (kind === 'greeting')
     return language === 'en'
       ? `Hi! I'm keeping an eye on your cameras. ${EXAMPLES.en}`

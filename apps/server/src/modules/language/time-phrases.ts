@@ -38,9 +38,16 @@ export type WindowLabel =
       around?: ClockTime;
       /** From this time of `day` until now ("since 6 PM" asked the next morning). */
       since?: ClockTime;
+      /** From the start of `day` (or its part) until now: "since yesterday", "since the evening". */
+      untilNow?: true;
     }
-  /** "tonight": the night in progress (or still ahead); "last night": the one that ended this morning. */
-  | { type: 'night'; which: 'last' | 'tonight' }
+  /**
+   * "tonight": the night in progress (or still ahead); "last night": the one that ended this morning. With
+   * hours when the question names some ("between 9 and 10 last night").
+   */
+  | { type: 'night'; which: 'last' | 'tonight'; after?: ClockTime; before?: ClockTime; around?: ClockTime }
+  /** A time still to come ("tomorrow", "in the next hour", "morgen"): nothing can have happened in it. */
+  | { type: 'future'; what: 'tomorrow' | 'later' }
   | { type: 'week'; which: 'this' | 'last' }
   | { type: 'weekend' }
   /** "an hour ago", "vor 2 Stunden", "three weeks ago": a window around then. */
@@ -222,6 +229,9 @@ function lastMinutes(minutes: number, ctx: TimeContext): TimeWindow {
  */
 function ago(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
   if (/\b(just now|right now|gerade eben|eben gerade|grad eben)\b/.test(t)) return lastMinutes(15, ctx);
+  // "vorhin", "a while ago": earlier on, not long ago; the last three hours.
+  if (/\b(vorhin|a while ago|a little while ago|not long ago|eben vorhin|kurz vorher)\b/.test(t))
+    return lastMinutes(180, ctx);
   const vague = 'a few|a couple of|couple of|few|ein paar|paar|wenigen|einigen';
   const m =
     new RegExp(`\\b(half an?|${vague}|${NUMBER_WORD})\\s+(${UNIT_WORDS})\\s+ago\\b`).exec(t) ??
@@ -270,6 +280,35 @@ function ago(t: string, ctx: TimeContext, today: number): TimeWindow | undefined
     from: new Date(centre - 30 * 60_000),
     to: new Date(centre + 30 * 60_000),
     label: { type: 'ago', amount: minutes / 60, unit: 'hour' },
+  };
+}
+
+/**
+ * A time still to come: "tomorrow", "in the next hour", "later today", "morgen", "übermorgen", "in der
+ * nächsten Stunde". Not searched: the answer says it has not happened yet.
+ */
+function future(t: string, ctx: TimeContext): TimeWindow | undefined {
+  const tomorrow =
+    /\b(tomorrow|day after tomorrow|tomorrow (?:morning|night|evening)|ubermorgen)\b/.test(t) ||
+    /(?<!\b(?:heute|gestern|vorgestern|am|guten|tag|jeden)\s)\bmorgen\b(?!s)/.test(t);
+  const later =
+    /\b(?:in|over|during|within) the (?:next|coming) (?:few |couple of |\d+ |\w+ )?(?:minutes?|hours?|days?)\b/.test(
+      t,
+    ) ||
+    /\bnext (?:few |couple of |\d+ )?(?:minutes?|hours?)\b/.test(t) ||
+    /\b(?:later (?:today|tonight|on)|in (?:an?|\d+|a few|a couple of) (?:minutes?|hours?)(?! ago))\b/.test(
+      t,
+    ) ||
+    /\b(?:in der nachsten|in den nachsten|in den kommenden|in der kommenden) (?:\w+ )?(?:minuten?|stunden?|tagen?)\b/.test(
+      t,
+    ) ||
+    /\b(?:heute spater|spater heute|gleich noch|nachher)\b/.test(t);
+  if (!tomorrow && !later) return undefined;
+  return {
+    from: ctx.now,
+    to: ctx.now,
+    label: { type: 'future', what: tomorrow ? 'tomorrow' : 'later' },
+    timing: 'ahead',
   };
 }
 
@@ -457,7 +496,8 @@ function hoursOf(t: string, part: DayPart | undefined): HourConstraint | undefin
     if (start && end) return { after: start, before: end };
   }
   const after = new RegExp(`\\b(?:after|since|from|nach|seit|ab)\\s+${HOUR}`).exec(t);
-  const afterWord = /\b(?:after|since|nach|seit|ab)\s+(noon|midday|mittag)\b/.exec(t);
+  const afterWord = /\b(?:after|since|nach|seit|ab)\s+(noon|midday|mittag|midnight|mitternacht)\b/.exec(t);
+  const aroundWord = /\b(?:around|about|at|um|gegen)\s+(noon|midday|mittag|midnight|mitternacht)\b/.exec(t);
   const before = new RegExp(`\\b(?:before|until|till|vor|bis)\\s+${HOUR}`).exec(t);
   const beforeWord = /\b(?:before|until|vor|bis)\s+(noon|midday|midnight|mittag|mitternacht)\b/.exec(t);
   const around = new RegExp(`\\b(?:around|about|at|um|gegen|circa|ca\\.?)\\s+${HOUR}`).exec(t);
@@ -465,13 +505,22 @@ function hoursOf(t: string, part: DayPart | undefined): HourConstraint | undefin
   if (after) {
     const c = hourOf(after[1]!, after[2], after[3], part);
     if (c) out.after = c;
-  } else if (afterWord) out.after = noonWord(afterWord[1]!);
+  } else if (afterWord) {
+    // "after midnight" is the midnight that began today, not the one ahead.
+    const c = noonWord(afterWord[1]!);
+    out.after = c.hour === 24 ? { hour: 0, minute: 0 } : c;
+  }
   if (out.after && /^(since|seit)\b/.test((after ?? afterWord)?.[0] ?? '')) out.since = true;
   if (before) {
     const c = hourOf(before[1]!, before[2], before[3], part);
     if (c) out.before = c;
   } else if (beforeWord) out.before = noonWord(beforeWord[1]!);
-  if (!out.after && !out.before && around) {
+  if (!out.after && !out.before && aroundWord && !around) {
+    // "around midnight" is the latest midnight that has come, an hour either side.
+    const c = noonWord(aroundWord[1]!);
+    out.around = c.hour === 24 ? { hour: 0, minute: 0 } : c;
+  }
+  if (!out.after && !out.before && !out.around && around) {
     // "um 5" must not read "vor 5 Minuten"; HOUR needs the number right after the word, so it cannot.
     const c = hourOf(around[1]!, around[2], around[3], part);
     if (c) out.around = c;
@@ -489,7 +538,7 @@ function nightOf(t: string, ctx: TimeContext, today: number): TimeWindow | undef
   const zone = zoneOrUtc(ctx.timezone);
   const hourNow = localHour(ctx.now, zone);
   const lastWords =
-    /\b(last night|yesterday night|overnight|during the night|letzte nacht|vergangene nacht|gestern nacht|in der nacht|nachts)\b/.test(
+    /\b(last night|yesterday night|overnight|during the night|the night|at night|in the night|bei nacht|letzte nacht|vergangene nacht|gestern nacht|in der nacht|die nacht|nachts)\b/.test(
       t,
     );
   const tonightEn = /\btonight\b/.test(t);
@@ -499,7 +548,32 @@ function nightOf(t: string, ctx: TimeContext, today: number): TimeWindow | undef
   const from = instantOnDay(start, 18, 0, zone);
   const end = instantOnDay(start, 30, 0, zone);
   const which = start === today || end.getTime() > ctx.now.getTime() ? 'tonight' : 'last';
-  return against(from, end, { type: 'night', which }, ctx.now);
+  const hours = hoursOf(t, undefined);
+  if (!hours) return against(from, end, { type: 'night', which }, ctx.now);
+  // Hours of the night: 6 to 11 are the evening it began, 12 to 5 the morning after ("between 9 and 10").
+  const at = (c: ClockTime & { bare?: true }): ClockTime & { day: number } => {
+    if (!c.bare) return { ...c, day: c.hour >= 12 ? start : start + 1 };
+    if (c.hour >= 6 && c.hour <= 11) return { hour: c.hour + 12, minute: c.minute, day: start };
+    return { hour: c.hour % 12, minute: c.minute, day: start + 1 };
+  };
+  const instant = (c: ClockTime & { day: number }) => instantOnDay(c.day, c.hour, c.minute, zone);
+  const said = (c: ClockTime): ClockTime => ({ hour: c.hour, minute: c.minute });
+  if (hours.around) {
+    const c = at(hours.around);
+    const centre = instant(c).getTime();
+    const label: WindowLabel = { type: 'night', which, around: said(c) };
+    return against(new Date(centre - 3_600_000), new Date(centre + 3_600_000), label, ctx.now);
+  }
+  const a = hours.after ? at(hours.after) : undefined;
+  let b = hours.before ? at(hours.before) : undefined;
+  if (a && b && instant(b).getTime() <= instant(a).getTime()) b = { ...b, day: b.day + 1 };
+  const label: WindowLabel = {
+    type: 'night',
+    which,
+    ...(a ? { after: said(a) } : {}),
+    ...(b ? { before: said(b) } : {}),
+  };
+  return against(a ? instant(a) : from, b ? instant(b) : end, label, ctx.now);
 }
 
 function weekOf(t: string, ctx: TimeContext, today: number): TimeWindow | undefined {
@@ -537,6 +611,14 @@ function dayWindow(t: string, ctx: TimeContext, today: number): TimeWindow | und
   if (!dayMatch && !part && !hours) return undefined;
 
   let dayNumber = dayMatch?.dayNumber ?? today;
+  // Before 6 AM "the evening" / "this evening" is the one just gone, as "tonight" is the night so far.
+  if (!dayMatch && part === 'evening' && localHour(now, zone) < 6) dayNumber = today - 1;
+  // "since yesterday", "since 6 PM yesterday", "since the evening", "seit gestern": from then until now.
+  const sinceSaid =
+    /\b(?:since|seit)\s+(?:(?:the|this|last|dem|heute|gestern|letzten|letzter)\s+)?(?:yesterday|gestern|vorgestern|day before yesterday|morning|afternoon|evening|morgen|vormittag|nachmittag|abend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)/.test(
+      t,
+    ) ||
+    (hours?.since === true && dayMatch !== undefined && dayMatch.dayNumber < today);
   let after: ClockTime | undefined = hours?.after;
   let before: ClockTime | undefined = hours?.before;
   let around: ClockTime | undefined = hours?.around;
@@ -577,8 +659,9 @@ function dayWindow(t: string, ctx: TimeContext, today: number): TimeWindow | und
       (day < today ||
         (hours?.since === true && instantOnDay(day, startHour, startMinute, zone).getTime() > now.getTime()));
     if (since && day === today) day -= 1;
+    const untilNow = !since && sinceSaid && !before && !around;
     let from = instantOnDay(day, startHour, startMinute, zone);
-    let end = since ? now : instantOnDay(day, endHour, endMinute, zone);
+    let end = since || untilNow ? now : instantOnDay(day, endHour, endMinute, zone);
     if (around) {
       // An hour either side, counted on the clock: on the spring-forward day "at 2" is the jump itself.
       const centre = instantOnDay(day, around.hour, around.minute, zone).getTime();
@@ -595,12 +678,13 @@ function dayWindow(t: string, ctx: TimeContext, today: number): TimeWindow | und
       type: 'day',
       day: dayRef,
       ...(part ? { part } : {}),
-      ...(after ? (since ? { since: after } : { after }) : {}),
+      ...(after ? (since || (untilNow && hours?.since) ? { since: after } : { after }) : {}),
+      ...(untilNow && !hours?.since ? { untilNow: true as const } : {}),
       ...(before ? { before } : {}),
       ...(around ? { around } : {}),
     };
     // A whole day, or "since …", means "until now" anyway; a part or hours of it end at a fixed time.
-    const open = since || (!part && !after && !before && !around);
+    const open = since || untilNow || (!part && !after && !before && !around);
     return against(from, end, label, now, open);
   };
 
@@ -632,6 +716,7 @@ export function parseTimeWindow(folded: string, ctx: TimeContext): TimeWindow | 
   const today = localDayNumber(ctx.now, zoneOrUtc(ctx.timezone));
   // A time said outright wins over "while I was out" ("while I was out this afternoon").
   const said =
+    future(t, ctx) ??
     recent(t, ctx) ??
     ago(t, ctx, today) ??
     nightOf(t, ctx, today) ??

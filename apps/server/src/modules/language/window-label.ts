@@ -80,9 +80,22 @@ export function windowPhrase(label: WindowLabel, language: Language): string {
       const [one, many] = unit === 'hour' ? ['Stunde', 'Stunden'] : ['Minute', 'Minuten'];
       return amount === 1 ? `in der letzten ${one}` : `in den letzten ${amount} ${many}`;
     }
-    case 'night':
-      if (label.which === 'last') return en ? 'last night' : 'letzte Nacht';
-      return en ? 'tonight' : 'heute Nacht';
+    case 'night': {
+      const night =
+        label.which === 'last' ? (en ? 'last night' : 'letzte Nacht') : en ? 'tonight' : 'heute Nacht';
+      const { after, before, around } = label;
+      if (after && before)
+        return en
+          ? `${night} between ${hourIn(after, 'en')} and ${hourIn(before, 'en')}`
+          : `${night} ${deBetween(after, before)}`;
+      if (after) return `${night} ${en ? 'after' : 'nach'} ${hourIn(after, language)}`;
+      if (before) return `${night} ${en ? 'before' : 'vor'} ${hourIn(before, language)}`;
+      if (around) return `${night} ${en ? 'around' : 'gegen'} ${hourIn(around, language)}`;
+      return night;
+    }
+    case 'future':
+      if (label.what === 'tomorrow') return en ? 'tomorrow' : 'morgen';
+      return en ? 'later' : 'später';
     case 'week':
       if (label.which === 'this') return en ? 'this week' : 'diese Woche';
       return en ? 'last week' : 'letzte Woche';
@@ -103,6 +116,7 @@ export function windowPhrase(label: WindowLabel, language: Language): string {
       const base = en ? enDay(label.day, label.part) : deDay(label.day, label.part);
       const { after, before, around, since } = label;
       if (since) return en ? `since ${hourIn(since, 'en')} ${base}` : `seit ${base} ${hourIn(since, 'de')}`;
+      if (label.untilNow) return en ? `since ${base.replace(/^this /, 'the ')}` : `seit ${base}`;
       if (after && before)
         return en
           ? `${base} between ${hourIn(after, 'en')} and ${hourIn(before, 'en')}`

@@ -34,6 +34,26 @@ const PLACE_GROUPS: string[][] = [
 ];
 
 /**
+ * Words for a wider place that people use for a narrower one: "im Garten" for a camera called "Backyard",
+ * "an der Tür" for "Front Door". Weaker than the groups above: such a word goes to an item only when no item
+ * answers to it directly and only one item would get it.
+ */
+const BROADER: [string[], string[]][] = [
+  [
+    ['backyard', 'back yard', 'hinterhof', 'hintergarten', 'front yard', 'vorgarten'],
+    ['garden', 'garten', 'yard', 'hof'],
+  ],
+  [
+    ['front door', 'back door', 'haustur', 'hintertur', 'entrance', 'eingang'],
+    ['door', 'tur', 'ture'],
+  ],
+  [
+    ['cabin porch', 'porch', 'veranda'],
+    ['porch', 'veranda', 'vorbau'],
+  ],
+];
+
+/**
  * The other names each item answers to: its place group's, and its last word alone when no other item ends
  * with it ("door" for "Front Door"). An alias that is another item's own name, or that two items would share,
  * is dropped: the user's own names always win.
@@ -60,7 +80,16 @@ export function placeAliases<T>(items: { key: string; value: T }[]): { key: stri
       for (const group of PLACE_GROUPS) if (group.includes(last)) for (const g of group) add(g, item.value);
     }
   }
-  return [...byAlias]
+  const broader = new Map<string, Set<T>>();
+  for (const item of items) {
+    const name = fold(item.key);
+    for (const [narrow, wide] of BROADER)
+      if (narrow.includes(name) || narrow.some((n) => name.endsWith(` ${n}`)))
+        for (const alias of wide)
+          if (!own.has(alias) && !byAlias.has(alias))
+            broader.set(alias, (broader.get(alias) ?? new Set()).add(item.value));
+  }
+  return [...byAlias, ...broader]
     .filter(([, values]) => values.size === 1)
     .map(([key, values]) => ({ key, value: [...values][0]! }));
 }
@@ -92,7 +121,44 @@ const COMMON = (
   'cold hot warm fire smoke rain snow bear joke weather witz wetter feuer rauch thats whats bye much most'
 ).split(' ');
 
-const KNOWN = new Set([...VOCABULARY, ...COMMON]);
+/**
+ * Words the parser's own lists read (kinds, times, German everyday words): never "fixed" into another word
+ * ("tiere" is not "there", "kinder" is not "kinds").
+ */
+const READ = (
+  'tier tiere tieren haustier haustiere leute menschen kind kinder hunde katzen kater vogel vogel fuchs rehe pferd ' +
+  'fahrzeug fahrzeuge wagen lkw laster fahrrad motorrad besuch besucher gast gaste fremde nachbar nachbarn ' +
+  'kids child children guests visitors neighbour neighbor neighbours neighbors mailman postman police ' +
+  'irgendwas irgendwer irgendjemand vorhin zuletzt letztes mitternacht midnight nite tonite ' +
+  'unterwegs draussen drinnen stunde stunden minuten tage wochen woche wochenende ' +
+  'walking walked walk running drove driving parked parking standing looking'
+).split(' ');
+
+const KNOWN = new Set([...VOCABULARY, ...COMMON, ...READ]);
+
+/** Chat spellings, read as the words they stand for ("last nite", "rn", "nen Fuchs"). */
+const SHORTHAND: Record<string, string> = {
+  nite: 'night',
+  tonite: 'tonight',
+  midnite: 'midnight',
+  rn: 'right now',
+  tmrw: 'tomorrow',
+  tmr: 'tomorrow',
+  tomoz: 'tomorrow',
+  '2day': 'today',
+  '2nite': 'tonight',
+  yday: 'yesterday',
+  yest: 'yesterday',
+  u: 'you',
+  ur: 'your',
+  pls: 'please',
+  plz: 'please',
+  nen: 'einen',
+  grad: 'gerade',
+  wat: 'what',
+  sth: 'something',
+  smth: 'something',
+};
 
 /** Whether a folded word is one the home sitter reads in questions (so it is no one's name). */
 export function isKnownWord(folded: string): boolean {
@@ -135,11 +201,13 @@ function allowed(word: string): number {
 export function fixTypos(folded: string, names: string[] = []): string {
   const targets = new Set<string>(VOCABULARY);
   for (const n of names) for (const w of fold(n).split(' ')) if (w.length >= 3) targets.add(w);
-  const known = new Set([...targets, ...COMMON]);
+  const known = new Set([...targets, ...COMMON, ...READ]);
   const list = [...targets];
   return folded
     .split(' ')
     .map((word) => {
+      const short = SHORTHAND[word];
+      if (short) return short;
       if (known.has(word) || /\d/.test(word)) return word;
       const max = allowed(word);
       if (max === 0) return word;
