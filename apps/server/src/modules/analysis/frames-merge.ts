@@ -15,13 +15,25 @@ import { faceDistance } from '../recognition/recognition.module.js';
  */
 export const SAME_PERSON_DISTANCE = 0.5;
 
-export function mergeObjects(results: Pick<VisionResult, 'objects'>[]): ActivityObject[] {
+/**
+ * A person whose box is less tall than this share of the frame is in the background: someone at the door or
+ * in the driveway of a home camera stands far taller, a passer-by across the street or a stadium crowd far
+ * smaller. (Blurred figures are mostly small ones too; the detector's own score drops them below its
+ * minimum.)
+ */
+export const BACKGROUND_PERSON_HEIGHT = 0.08;
+
+const inBackground = (o: VisionResult['objects'][number], frameHeight: number) =>
+  o.kind === 'person' && frameHeight > 0 && o.box[3] < BACKGROUND_PERSON_HEIGHT * frameHeight;
+
+export function mergeObjects(results: Pick<VisionResult, 'objects' | 'height'>[]): ActivityObject[] {
   const best = new Map<string, ActivityObject>();
   const most = new Map<string, number>();
-  for (const { objects } of results) {
+  for (const { objects, height } of results) {
     const inFrame = new Map<string, number>();
     for (const o of objects) {
-      const key = `${o.kind}/${o.label}`;
+      const background = inBackground(o, height);
+      const key = `${o.kind}/${o.label}${background ? '/background' : ''}`;
       inFrame.set(key, (inFrame.get(key) ?? 0) + 1);
       const seen = best.get(key);
       if (seen && seen.score >= o.score) continue;
@@ -31,6 +43,7 @@ export function mergeObjects(results: Pick<VisionResult, 'objects'>[]): Activity
         score: round(o.score),
         box: o.box.map(Math.round) as [number, number, number, number],
         ...(o.color ? { color: o.color } : seen?.color ? { color: seen.color } : {}),
+        ...(background ? { background: true as const } : {}),
       });
     }
     for (const [key, n] of inFrame) most.set(key, Math.max(most.get(key) ?? 0, n));

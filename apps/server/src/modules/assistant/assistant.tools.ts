@@ -6,7 +6,6 @@
  * property by property.
  */
 import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
-import type { ActivityObject } from '../../platform/db/schema.js';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import { pickCited, timingReply, type FoundActivity } from '../language/answer.js';
@@ -19,6 +18,7 @@ import { parseQuestion, type ParsedQuestion, type QuestionContext } from '../lan
 import { defaultWindow, parseTimeWindow } from '../language/time-phrases.js';
 import { windowPhrase } from '../language/window-label.js';
 import { placeAliases } from '../language/words.js';
+import { detectionsOf } from '../language/stored-descriptions.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { MemoryRow } from '../memories/memories.repository.js';
 import type { AssistantRepository } from './assistant.repository.js';
@@ -130,17 +130,6 @@ export function householdFacts(scope: AssistantScope): HouseholdFacts {
   };
 }
 
-/** A stored object stands for `count` alike detections; the composer counts them one by one. */
-export function detections(objects: ActivityObject[]): FoundActivity['objects'] {
-  return objects.flatMap((o) =>
-    Array.from({ length: Math.max(1, o.count ?? 1) }, () => ({
-      kind: o.kind,
-      label: o.label,
-      color: o.color,
-    })),
-  );
-}
-
 export function toFound(row: ActivityRow): FoundActivity {
   return {
     id: row.id,
@@ -148,7 +137,7 @@ export function toFound(row: ActivityRow): FoundActivity {
     siteId: row.siteId,
     occurredAt: row.occurredAt,
     mediaKind: row.mediaKind,
-    objects: detections(row.objects),
+    objects: detectionsOf(row.objects),
     recognised: row.recognised.map((r) => ({
       category: r.category,
       name: r.name,

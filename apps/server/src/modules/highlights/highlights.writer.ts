@@ -10,6 +10,7 @@ import { instantOfWallTime, wallTimeIn } from '../../platform/time.js';
 import { dayWindow } from '../../platform/time.js';
 import { localDate, zoneOrUtc } from '../language/clock.js';
 import { describeActivity } from '../language/activity-sentence.js';
+import { detectionsOf } from '../language/stored-descriptions.js';
 import { languageOf, type Language, type ObjectKind } from '../language/lexicon.js';
 import { composeSummary, type SummaryCounts, type SummaryFacts } from '../language/summary.js';
 import type { LlmSummarizer } from './llm-summary.js';
@@ -59,13 +60,7 @@ function sentenceOf(a: SummarisedActivity, owner: SummaryOwner, language: Langua
       cameraName: a.cameraName,
       occurredAt: a.occurredAt,
       timezone: owner.timezone,
-      objects: a.objects.flatMap((o) =>
-        Array.from({ length: Math.max(1, o.count ?? 1) }, () => ({
-          kind: o.kind,
-          label: o.label,
-          color: o.color,
-        })),
-      ),
+      objects: detectionsOf(a.objects),
       recognised: a.recognised,
       mediaKind: a.mediaKind,
     },

@@ -223,3 +223,54 @@ describe('describeActivity in German', () => {
     );
   });
 });
+
+describe('people in the background', () => {
+  const crowd: DetectedObject[] = Array.from({ length: 10 }, () => ({ ...person, background: true }));
+
+  it.each<[string, ActivityFacts, 'en' | 'de', string]>([
+    [
+      'a footballer in front of a stadium crowd',
+      facts('Front Door', [person, ...crowd]),
+      'en',
+      'A person walked up to the Front Door at 3:12 PM, with people in the background.',
+    ],
+    [
+      'only a crowd far off',
+      facts('Front Door', crowd),
+      'en',
+      'People were seen in the background at the Front Door at 3:12 PM.',
+    ],
+    [
+      'one passer-by far off',
+      facts('Driveway', [{ ...person, background: true }]),
+      'en',
+      'Someone was seen in the background in the Driveway at 3:12 PM.',
+    ],
+    [
+      'a car in the driveway, a passer-by behind it',
+      facts('Driveway', [car('white'), { ...person, background: true }]),
+      'en',
+      'A white car pulled into the Driveway at 3:12 PM, with people in the background.',
+    ],
+    [
+      'German: a person in front of a crowd',
+      facts('Haustür', [person, ...crowd]),
+      'de',
+      'Eine Person kam um 15:12 zur Haustür; im Hintergrund waren weitere Personen.',
+    ],
+    [
+      'German: only a crowd far off',
+      facts('Haustür', crowd),
+      'de',
+      'Im Hintergrund waren um 15:12 an der Haustür Personen zu sehen.',
+    ],
+    [
+      'German: a camera name German cannot read as a place',
+      facts('Front Door', crowd),
+      'de',
+      'Personen im Hintergrund wurden um 15:12 von der Kamera „Front Door“ erfasst.',
+    ],
+  ])('%s', (_, f, language, expected) => {
+    expect(describeActivity(f, language)).toBe(expected);
+  });
+});

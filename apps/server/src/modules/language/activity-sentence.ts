@@ -27,6 +27,8 @@ export interface DetectedObject {
   label: string;
   /** Dominant colour in English ("white"), for vehicles. */
   color?: string | null | undefined;
+  /** People too small in the frame to count (ActivityObject.background): "people in the background". */
+  background?: boolean | undefined;
 }
 
 export interface RecognisedName {
@@ -66,7 +68,7 @@ const CATEGORY_KIND: Record<RecognisedName['category'], ObjectKind> = {
  */
 export function subjectsOf(objects: DetectedObject[], recognised: RecognisedName[]): Subject[] {
   const remaining = new Map<ObjectKind, DetectedObject[]>(
-    KIND_ORDER.map((k) => [k, objects.filter((o) => o.kind === k)]),
+    KIND_ORDER.map((k) => [k, objects.filter((o) => o.kind === k && !o.background)]),
   );
   const seen = new Set<string>();
   const named = new Map<ObjectKind, Subject[]>(KIND_ORDER.map((k) => [k, []]));
@@ -187,13 +189,39 @@ function sentenceDe(facts: ActivityFacts, subjects: Subject[], time: string): st
   return `${who} ${plural ? 'wurden' : 'wurde'} um ${time} ${deWhere(place)} gesehen.`;
 }
 
-/** One short sentence about an activity, in the user's language and time zone. */
+/** People in the background only: said as such, never as visitors ("People were seen in the background …"). */
+function backgroundOnly(facts: ActivityFacts, n: number, time: string, language: Language): string {
+  const place = placeOf(facts.cameraName, language);
+  if (language === 'en')
+    return `${n === 1 ? 'Someone was' : 'People were'} seen in the background ${enWhere(place)} at ${time}.`;
+  if (!isKnown(place))
+    return `${n === 1 ? 'Eine Person' : 'Personen'} im Hintergrund ${n === 1 ? 'wurde' : 'wurden'} um ${time} ${deByCamera(place)} erfasst.`;
+  return `Im Hintergrund ${n === 1 ? 'war' : 'waren'} um ${time} ${deWhere(place)} ${n === 1 ? 'eine Person' : 'Personen'} zu sehen.`;
+}
+
+/** The sentence about who is in the foreground, and a clause for the people behind them. */
+function withBackground(sentence: string, language: Language): string {
+  const body = sentence.replace(/\.$/, '');
+  return language === 'en'
+    ? `${body}, with people in the background.`
+    : `${body}; im Hintergrund waren weitere Personen.`;
+}
+
+/**
+ * One short sentence about an activity, in the user's language and time zone. People too small in the frame
+ * (ActivityObject.background) are never counted as visitors: "… with people in the background".
+ */
 export function describeActivity(facts: ActivityFacts, language: Language): string {
   const subjects = subjectsOf(facts.objects, facts.recognised);
+  const behind = facts.objects.filter((o) => o.background).length;
   const time = formatClock(facts.occurredAt, facts.timezone, language);
-  const sentence = capitalise(
-    language === 'en' ? sentenceEn(facts, subjects, time) : sentenceDe(facts, subjects, time),
-  );
+  const main =
+    subjects.length === 0 && behind > 0
+      ? backgroundOnly(facts, behind, time, language)
+      : language === 'en'
+        ? sentenceEn(facts, subjects, time)
+        : sentenceDe(facts, subjects, time);
+  const sentence = capitalise(subjects.length > 0 && behind > 0 ? withBackground(main, language) : main);
   const site = facts.siteName?.trim();
   return site ? `${site}: ${sentence}` : sentence;
 }

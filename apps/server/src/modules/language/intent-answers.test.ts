@@ -3,6 +3,11 @@ import { householdReply, type HouseholdFacts } from './household-answers.js';
 import { futureReply } from './answer.js';
 import { smalltalkReply } from './replies.js';
 import { correctionNote, correctionNotedReply } from './correction-answers.js';
+import type { DetectedObject } from './activity-sentence.js';
+import type { FoundActivity } from './answer.js';
+import { understand } from './intent.js';
+import { composeCount } from './intent-answers.js';
+import type { QuestionContext } from './question.js';
 
 const facts: HouseholdFacts = {
   cameras: [
@@ -122,5 +127,43 @@ describe('a correction kept as a note when no alert takes it', () => {
     expect(correctionNote("that's Tom", 'who was at the door?', 'en')).toBe(
       "That's Tom (about “who was at the door?”)",
     );
+  });
+});
+
+describe('counting people', () => {
+  const question: QuestionContext = {
+    now: new Date('2026-11-17T14:00:00Z'),
+    timezone: 'Europe/Berlin',
+    language: 'en',
+    cameras: [{ name: 'Front Door', siteId: 'home' }],
+    sites: [{ id: 'home', name: 'Home' }],
+    memories: [],
+  };
+  const answerCtx = {
+    ...en,
+    now: question.now,
+    siteNames: { home: 'Home' },
+    memoryNames: {},
+    groupByProperty: false,
+  };
+  const person: DetectedObject = { kind: 'person', label: 'person' };
+  const at = (id: string, time: string, objects: DetectedObject[]): FoundActivity => ({
+    id,
+    cameraName: 'Front Door',
+    siteId: 'home',
+    occurredAt: new Date(`2026-11-17T${time}:00Z`),
+    mediaKind: 'image',
+    objects,
+    recognised: [],
+  });
+
+  it('counts the people at the place, not a crowd in the background', () => {
+    const u = understand('how many people came to the front door today?', question);
+    expect(u.intent).toBe('count');
+    const crowd = Array.from({ length: 10 }, () => ({ ...person, background: true }));
+    const found = [at('a', '09:00', [person, ...crowd]), at('b', '10:00', [person, person])];
+    if (u.intent !== 'count') return;
+    const answer = composeCount(u.query, found, answerCtx);
+    expect(answer.text.split('\n')[0]).toMatch(/^I counted three people .*in two events/);
   });
 });

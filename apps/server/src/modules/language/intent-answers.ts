@@ -239,7 +239,8 @@ export function composeCount(
   const counts = new Map<string, { n: number; kind: ObjectKind; label?: string }>();
   for (const a of matching)
     for (const o of a.objects) {
-      if (!objectMatches(query, o)) continue;
+      // People in the background (a crowd, passers-by far off) are not visitors: they are not counted.
+      if (o.background || !objectMatches(query, o)) continue;
       const labelled = (query.labels ?? []).length > 0 && o.kind !== 'person';
       const key = labelled ? `${o.kind}:${o.label}` : o.kind;
       const entry = counts.get(key) ?? {
@@ -250,6 +251,7 @@ export function composeCount(
       entry.n += 1;
       counts.set(key, entry);
     }
+  if (counts.size === 0) return composed;
   const what = joinList(
     [...counts.values()].map(({ n, kind, label }) => {
       const noun = nounFor(kind, label);

@@ -34,13 +34,17 @@ export function localisedLanguage(preferred: string): Language | null {
   return LOCALISED.includes(code) ? code : null;
 }
 
-/** A stored object stands for `count` alike detections (the most seen at once): the sentence counts them. */
-function detections(objects: ActivityObject[]): DetectedObject[] {
+/**
+ * The detections the composer speaks of: a stored object stands for `count` alike ones (the most seen at
+ * once), counted one by one.
+ */
+export function detectionsOf(objects: ActivityObject[]): DetectedObject[] {
   return objects.flatMap((o) =>
     Array.from({ length: Math.max(1, o.count ?? 1) }, () => ({
       kind: o.kind,
       label: o.label,
       color: o.color,
+      ...(o.background ? { background: true } : {}),
     })),
   );
 }
@@ -51,7 +55,7 @@ export function factsOf(a: DescribedActivity): ActivityFacts {
     siteName: a.siteName,
     occurredAt: a.occurredAt,
     timezone: a.timezone,
-    objects: detections(a.objects),
+    objects: detectionsOf(a.objects),
     recognised: a.recognised.map((r) => ({ category: r.category, name: r.name })),
     mediaKind: a.mediaKind,
   };

@@ -69,6 +69,11 @@ export interface ActivityObject {
   color?: string;
   /** How many alike ones were seen at once (the most in any one frame); 1 when absent. */
   count?: number;
+  /**
+   * People only: too small in the frame to count as someone at the place (a crowd in the background, people
+   * across the street). They are spoken of as "people in the background", never counted as visitors.
+   */
+  background?: true;
 }
 
 /** A memory the AI recognised in an activity (spec: category, memory_uuid, name). */
