@@ -312,6 +312,9 @@ describe('cancelling after a plan change', () => {
     const again = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
     expect(again.statusCode).toBe(404);
     expect(refundsOf(subscriptionId)).toHaveLength(2);
+    // The charge.refunded webhooks leave the stored refund at Stripe's total for both charges.
+    await b.fake.idle();
+    expect((await rowOf(b.t, who)).stripeRefundAmount).toBe(8998);
   });
 
   it('refunds the credit left by yearly → monthly with the month’s unused part, and zeroes the balance', async () => {

@@ -346,6 +346,34 @@ export function createBillingService(deps: BillingServiceDeps) {
     return { canceled: true, refund, subscription: await view(stored) };
   }
 
+  /**
+   * A charge was refunded (by a cancellation, or in Stripe's dashboard): when it paid the user's current
+   * subscription, the stored refund becomes what Stripe has refunded on that subscription's payments in
+   * all. Refunds of another subscription's charges (an old one of the same customer) change nothing.
+   */
+  async function followRefund(event: ProviderEvent): Promise<void> {
+    const paymentIntentId = event.refund?.paymentIntentId;
+    if (!event.customerId || !event.refund || !paymentIntentId) return;
+    const row = await users.findRowByStripeCustomer(event.customerId);
+    if (!row?.stripeSubscriptionId) return;
+    const p = provider();
+    const subscriptionId = await p.subscriptionOfPaymentIntent(paymentIntentId);
+    if (subscriptionId !== row.stripeSubscriptionId) {
+      log.info({ userId: row.id, subscription: subscriptionId }, 'stripe: refund of another charge; ignored');
+      return;
+    }
+    let amount = 0;
+    for (const invoice of await p.paidInvoices(subscriptionId)) {
+      if (invoice.currency !== event.refund.currency) continue;
+      for (const payment of invoice.payments)
+        for (const r of await p.listRefunds(payment.paymentIntentId)) if (liveRefund(r)) amount += r.amount;
+    }
+    await users.updateBilling(row.id, {
+      stripeRefundAmount: amount,
+      stripeRefundCurrency: event.refund.currency,
+    });
+  }
+
   /** Stripe's current state of a subscription, onto the row of the customer's user. */
   async function syncSubscription(subscriptionId: string): Promise<void> {
     const sub = await provider().retrieveSubscription(subscriptionId);
@@ -540,16 +568,9 @@ export function createBillingService(deps: BillingServiceDeps) {
           case 'invoice.payment_failed':
             if (event.subscriptionId) await syncSubscription(event.subscriptionId);
             return;
-          case 'charge.refunded': {
-            if (!event.customerId || !event.refund) return;
-            const row = await users.findRowByStripeCustomer(event.customerId);
-            if (row)
-              await users.updateBilling(row.id, {
-                stripeRefundAmount: event.refund.amount,
-                stripeRefundCurrency: event.refund.currency,
-              });
+          case 'charge.refunded':
+            await followRefund(event);
             return;
-          }
           default:
             log.debug({ type: event.type }, 'stripe: event not used');
         }
