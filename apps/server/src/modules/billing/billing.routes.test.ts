@@ -39,6 +39,7 @@ describe('prices', () => {
         { id: 'price_test_monthly', plan: 'monthly', amount: 900, currency: 'usd', interval: 'month' },
         { id: 'price_test_yearly', plan: 'yearly', amount: 9000, currency: 'usd', interval: 'year' },
       ],
+      in_app_payment: true,
     });
   });
 });

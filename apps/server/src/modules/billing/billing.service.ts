@@ -390,6 +390,11 @@ export function createBillingService(deps: BillingServiceDeps) {
       return deps.provider !== undefined;
     },
 
+    /** The in-app payment dialog needs the publishable key; hosted Checkout does not. */
+    get inAppPayment() {
+      return deps.provider?.publishableKey !== undefined && deps.provider.publishableKey !== '';
+    },
+
     prices: () => guarded('prices', listPrices),
 
     async subscription(subject: string): Promise<Subscription> {
@@ -457,7 +462,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async createPaymentIntent(subject: string, priceId: string): Promise<PaymentIntent> {
       requirePlan(priceId);
       const publishableKey = provider().publishableKey;
-      if (!publishableKey) throw billingErrors.publishableKeyMissing();
+      if (!publishableKey) throw billingErrors.inAppPaymentUnavailable();
       const row = await users.requireRowBySubject(subject);
       return guarded('payment intent', async () => {
         const customerId = await ensureCustomer(row);

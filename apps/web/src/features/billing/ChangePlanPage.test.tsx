@@ -33,7 +33,7 @@ function serve(handlers: Record<string, Handler>) {
 
 const base: Record<string, Handler> = {
   getProfile: () => ({ success: true, data: { ...profileFixture, remaining_free_events: 1 } }),
-  getPrices: () => ({ success: true, data: [monthly, yearly] }),
+  getPrices: () => ({ success: true, data: [monthly, yearly], in_app_payment: true }),
   getSubscription: () => {
     throw new ApiError('No subscription', 404, 'subscription.not_found');
   },
@@ -55,6 +55,17 @@ describe('change plan without a subscription', () => {
     expect(screen.getByRole('radio', { name: /Yearly\s*\$99\.00 \/ year/ })).not.toBeChecked();
     const card = screen.getByRole('region', { name: 'Your plan' });
     expect(within(card).getByText('Free events left').nextSibling).toHaveTextContent('1');
+  });
+
+  it('offers to pay in the app only when the server can take a card there', async () => {
+    serve(base);
+    const first = renderPage();
+    expect(await screen.findByRole('button', { name: 'Pay by card here' })).toBeInTheDocument();
+    first.unmount();
+    serve({ ...base, getPrices: () => ({ success: true, data: [monthly, yearly], in_app_payment: false }) });
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Continue to secure checkout' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay by card here' })).not.toBeInTheDocument();
   });
 
   it('starts hosted Checkout for the chosen plan and goes to its page', async () => {
