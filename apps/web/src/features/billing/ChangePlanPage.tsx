@@ -26,6 +26,7 @@ import { formatMoney } from './format';
 import { CANCEL_SUBSCRIPTION_PATH } from './links';
 import { NotConfiguredCard } from './NotConfiguredCard';
 import { PaymentDialog } from './PaymentDialog';
+import { PaymentReturnNotice } from './PaymentReturnNotice';
 import { PlanPicker } from './PlanPicker';
 
 const cancelLinkClass =
@@ -205,6 +206,7 @@ export default function ChangePlanPage() {
     const subscription = billing.data.kind === 'subscribed' ? billing.data.subscription : null;
     body = (
       <div className="flex flex-col gap-6">
+        <PaymentReturnNotice subscription={subscription} />
         <CurrentPlanCard
           subscription={subscription}
           freeEvents={subscription?.remaining_free_events ?? profile.data?.remaining_free_events}
