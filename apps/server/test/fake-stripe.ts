@@ -2,9 +2,12 @@
  * A local stand-in for Stripe's API (the parts Homesitter's billing uses), on 127.0.0.1, for the server's
  * tests and the browser tests (apps/web/e2e start it in their global setup, so nothing here imports Vitest).
  * It checks what the official SDK sends (bearer secret key, form encoding, `Stripe-Version`, idempotency
- * keys where used), keeps customers, two prices and a product, Checkout sessions, subscriptions (the current
- * period on the subscription item, as API versions since 2025-03-31 have it), invoices, invoice payments,
- * payment intents, charges, refunds and portal sessions, and sends webhooks signed with the SDK's
+ * keys where used), keeps customers (with their balance: credit from an invoice whose total is negative pays
+ * the next invoice; balance transactions), two prices and a product, Checkout sessions, subscriptions (the
+ * current period on the subscription item, as API versions since 2025-03-31 have it), invoices with their
+ * lines (a plan change: a proration credit for the unused old period, then the new price), invoice payments,
+ * payment intents, charges, refunds (capped at what is left on the charge) and portal sessions, and sends
+ * webhooks signed with the SDK's
  * `generateTestHeaderString` to `webhookUrl` when state changes. It serves the hosted Checkout page too:
  * `${url}/checkout/<sessionId>`, with a Pay button and a Cancel link.
  *
@@ -39,6 +42,7 @@ export interface FakeRefund {
   payment_intent: string;
   amount: number;
   currency: string;
+  metadata: Record<string, string>;
 }
 
 export interface FakeWebhookDelivery {
@@ -70,6 +74,13 @@ export interface FakeStripe {
   completeCheckout(sessionId: string): Promise<{ redirect: string; subscriptionId: string }>;
   /** The card of an in-app payment went through: invoice paid, subscription active, webhooks answered. */
   succeedPaymentIntent(id: string): Promise<void>;
+  /**
+   * The subscription's next period is invoiced at its end (the clock is not moved): paid (credit balance
+   * first, then the card) or, with `'failed'`, the card is declined and the subscription goes past_due.
+   */
+  renew(subscriptionId: string, outcome?: 'paid' | 'failed'): Promise<void>;
+  /** The customer's balance (negative: credit for the next invoices). */
+  customerBalance(customerId: string): number;
   /** Sends an event already sent again (same id), as Stripe does on a retry. */
   resend(eventId: string): Promise<number | 'not_sent' | 'failed'>;
   /** Resolves when every webhook queued so far was answered. */
@@ -138,6 +149,9 @@ interface Customer {
   id: string;
   email: string | undefined;
   metadata: Obj;
+  /** Negative is credit, applied to the next invoices. */
+  balance: number;
+  currency: string | null;
   created: number;
 }
 interface Session {
@@ -167,11 +181,26 @@ interface Subscription {
   metadata: Obj;
   created: number;
 }
+interface InvoiceLine {
+  id: string;
+  amount: number;
+  priceId: string;
+  itemId: string;
+  proration: boolean;
+  periodStart: number;
+  periodEnd: number;
+}
 interface Invoice {
   id: string;
   customer: string;
   subscription: string;
   status: 'open' | 'paid';
+  lines: InvoiceLine[];
+  /** Sum of the lines. */
+  total: number;
+  /** The customer's balance before and after this invoice (credit negative). */
+  startingBalance: number;
+  endingBalance: number;
   amountDue: number;
   amountPaid: number;
   currency: string;
@@ -256,6 +285,8 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     object: 'customer',
     email: c.email ?? null,
     metadata: c.metadata,
+    balance: c.balance,
+    currency: c.currency,
     created: c.created,
     livemode: false,
   });
@@ -284,6 +315,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       object: 'invoice',
       customer: i.customer,
       status: i.status,
+      subtotal: i.total,
+      total: i.total,
+      starting_balance: i.startingBalance,
+      ending_balance: i.status === 'paid' ? i.endingBalance : null,
       amount_due: i.amountDue,
       amount_paid: i.amountPaid,
       amount_remaining: i.amountDue - i.amountPaid,
@@ -298,15 +333,38 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       },
       lines: {
         object: 'list',
-        data: [
-          {
-            id: `il_${i.id}`,
-            object: 'line_item',
-            amount: i.amountDue,
-            currency: i.currency,
-            period: { start: i.periodStart, end: i.periodEnd },
+        data: i.lines.map((l) => ({
+          id: l.id,
+          object: 'line_item',
+          amount: l.amount,
+          subtotal: l.amount,
+          currency: i.currency,
+          description: null,
+          discount_amounts: [],
+          discountable: !l.proration,
+          discounts: [],
+          invoice: i.id,
+          metadata: {},
+          quantity: 1,
+          period: { start: l.periodStart, end: l.periodEnd },
+          pricing: {
+            type: 'price_details',
+            price_details: { price: l.priceId, product: product.id },
+            unit_amount_decimal: String(l.amount),
           },
-        ],
+          parent: {
+            type: 'subscription_item_details',
+            invoice_item_details: null,
+            subscription_item_details: {
+              invoice_item: null,
+              proration: l.proration,
+              proration_details: null,
+              subscription: i.subscription,
+              subscription_item: l.itemId,
+            },
+          },
+          livemode: false,
+        })),
         has_more: false,
         url: `/v1/invoices/${i.id}/lines`,
       },
@@ -411,6 +469,14 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     created: c.created,
     livemode: false,
   });
+  const refundJson = (r: FakeRefund) => ({
+    ...r,
+    object: 'refund',
+    status: 'succeeded',
+    charge: intents.get(r.payment_intent)?.charge ?? null,
+    reason: 'requested_by_customer',
+    created: nowS(),
+  });
   const list = (url: string, data: unknown[]) => ({ object: 'list', data, has_more: false, url });
 
   // ---- webhooks ----
@@ -454,43 +520,78 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   }
 
   // ---- state changes ----
-  /** A paid invoice for the subscription's period: payment intent succeeded, charge made. */
-  function payInvoice(sub: Subscription, amount: number, currency: string): Invoice {
-    const pi: PaymentIntent = {
-      id: id('pi'),
-      customer: sub.customer,
-      amount,
-      currency,
-      status: amount > 0 ? 'succeeded' : 'succeeded',
-      clientSecret: '',
-      invoice: null,
-      charge: null,
-      created: nowS(),
-    };
-    pi.clientSecret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
+  type NewLine = Omit<InvoiceLine, 'id' | 'itemId'>;
+
+  /**
+   * A finalized invoice of the subscription: its lines, the customer's balance applied (credit lowers what
+   * is due; a negative total adds credit), and a payment intent for what is due.
+   */
+  function openInvoice(sub: Subscription, lines: NewLine[], currency: string): Invoice {
+    const customer = customers.get(sub.customer)!;
+    const total = lines.reduce((sum, l) => sum + l.amount, 0);
+    const startingBalance = customer.balance;
+    const applied = total + startingBalance;
     const invoice: Invoice = {
       id: id('in'),
       customer: sub.customer,
       subscription: sub.id,
-      status: 'paid',
-      amountDue: amount,
-      amountPaid: amount,
+      status: 'open',
+      lines: lines.map((l) => ({ ...l, id: id('il'), itemId: sub.itemId })),
+      total,
+      startingBalance,
+      endingBalance: Math.min(applied, 0),
+      amountDue: Math.max(applied, 0),
+      amountPaid: 0,
       currency,
       periodStart: sub.periodStart,
       periodEnd: sub.periodEnd,
-      paymentIntent: amount > 0 ? pi.id : null,
+      paymentIntent: null,
       created: nowS(),
       seq: ++invoiceSeq,
     };
-    if (amount > 0) {
-      pi.invoice = invoice.id;
+    customer.balance = invoice.endingBalance;
+    customer.currency ??= currency;
+    if (invoice.amountDue > 0) {
+      const pi: PaymentIntent = {
+        id: id('pi'),
+        customer: sub.customer,
+        amount: invoice.amountDue,
+        currency,
+        status: 'requires_payment_method',
+        clientSecret: '',
+        invoice: invoice.id,
+        charge: null,
+        created: nowS(),
+      };
+      pi.clientSecret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
       intents.set(pi.id, pi);
-      chargeFor(pi);
+      invoice.paymentIntent = pi.id;
     }
     invoices.set(invoice.id, invoice);
     sub.latestInvoice = invoice.id;
     return invoice;
   }
+
+  /** The invoice is paid: by the card on file (payment intent succeeded, charge made), or by credit alone. */
+  function settle(invoice: Invoice): Invoice {
+    const pi = invoice.paymentIntent ? intents.get(invoice.paymentIntent) : undefined;
+    if (pi && pi.status !== 'succeeded') {
+      pi.status = 'succeeded';
+      chargeFor(pi);
+    }
+    invoice.status = 'paid';
+    invoice.amountPaid = invoice.amountDue;
+    return invoice;
+  }
+
+  /** The line of a price for the subscription's whole current period. */
+  const periodLine = (sub: Subscription, price: Price): NewLine => ({
+    amount: price.amount,
+    priceId: price.id,
+    proration: false,
+    periodStart: sub.periodStart,
+    periodEnd: sub.periodEnd,
+  });
 
   function chargeFor(pi: PaymentIntent): void {
     const charge: Charge = {
@@ -533,7 +634,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       throw new Error(`fake stripe: checkout session ${sessionId} is ${session.status}`);
     const price = prices.get(session.priceId)!;
     const sub = newSubscription(session.customer, price, 'active', session.metadata);
-    const invoice = payInvoice(sub, price.amount, price.currency);
+    const invoice = settle(openInvoice(sub, [periodLine(sub, price)], price.currency));
     session.status = 'complete';
     session.paymentStatus = 'paid';
     session.subscription = sub.id;
@@ -544,6 +645,25 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       redirect: session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id),
       subscriptionId: sub.id,
     };
+  }
+
+  async function renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid') {
+    const sub = subscriptions.get(subscriptionId);
+    if (!sub) throw new Error(`fake stripe: no subscription ${subscriptionId}`);
+    const price = prices.get(sub.priceId)!;
+    sub.periodStart = sub.periodEnd;
+    sub.periodEnd = sub.periodStart + periodOf(price);
+    const invoice = openInvoice(sub, [periodLine(sub, price)], price.currency);
+    if (outcome === 'paid' || !invoice.paymentIntent) {
+      settle(invoice);
+      void emit('invoice.paid', invoiceJson(invoice));
+      await emit('customer.subscription.updated', subscriptionJson(sub));
+      return;
+    }
+    // The card was declined: the invoice stays open and the subscription is past due.
+    sub.status = 'past_due';
+    void emit('invoice.payment_failed', invoiceJson(invoice));
+    await emit('customer.subscription.updated', subscriptionJson(sub));
   }
 
   async function succeedPaymentIntent(piId: string) {
@@ -576,10 +696,37 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         id: id('cus'),
         email: typeof p.email === 'string' ? p.email : undefined,
         metadata: (p.metadata as Obj | undefined) ?? {},
+        balance: 0,
+        currency: null,
         created: nowS(),
       };
       customers.set(c.id, c);
       return customerJson(c);
+    }
+    if (method === 'POST' && seg[1] === 'customers' && a && seg[3] === 'balance_transactions') {
+      const c = customers.get(a);
+      if (!c) throw missing('customer', a);
+      const amount = Number(p.amount);
+      if (!Number.isInteger(amount) || amount === 0) throw invalid('amount must be a non-zero integer');
+      const currency = str(p.currency);
+      if (!currency) throw invalid('Missing required param: currency.');
+      if (c.currency !== null && c.currency !== currency)
+        throw invalid(`The customer's balance is in ${c.currency}`);
+      c.currency = currency;
+      c.balance += amount;
+      return {
+        id: id('cbtxn'),
+        object: 'customer_balance_transaction',
+        amount,
+        currency,
+        customer: c.id,
+        description: typeof p.description === 'string' ? p.description : null,
+        ending_balance: c.balance,
+        type: 'adjustment',
+        metadata: {},
+        created: nowS(),
+        livemode: false,
+      };
     }
     if (method === 'GET' && seg[1] === 'customers' && a) {
       const c = customers.get(a);
@@ -636,36 +783,8 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         const price = requirePrice(items?.[0]?.price);
         if (p.payment_behavior !== 'default_incomplete') throw invalid('expected default_incomplete');
         const sub = newSubscription(customer, price, 'incomplete', (p.metadata as Obj | undefined) ?? {});
-        const pi: PaymentIntent = {
-          id: id('pi'),
-          customer,
-          amount: price.amount,
-          currency: price.currency,
-          status: 'requires_payment_method',
-          clientSecret: '',
-          invoice: null,
-          charge: null,
-          created: nowS(),
-        };
-        pi.clientSecret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
-        const invoice: Invoice = {
-          id: id('in'),
-          customer,
-          subscription: sub.id,
-          status: 'open',
-          amountDue: price.amount,
-          amountPaid: 0,
-          currency: price.currency,
-          periodStart: sub.periodStart,
-          periodEnd: sub.periodEnd,
-          paymentIntent: pi.id,
-          created: nowS(),
-          seq: ++invoiceSeq,
-        };
-        pi.invoice = invoice.id;
-        intents.set(pi.id, pi);
-        invoices.set(invoice.id, invoice);
-        sub.latestInvoice = invoice.id;
+        const invoice = openInvoice(sub, [periodLine(sub, price)], price.currency);
+        if (!invoice.paymentIntent) throw invalid('the fake needs an amount due on a first invoice');
         void emit('customer.subscription.created', subscriptionJson(sub));
         return subscriptionJson(sub, expand);
       }
@@ -692,18 +811,34 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         const to = requirePrice(item.price);
         const at = nowS();
         const total = sub.periodEnd - sub.periodStart;
-        const unusedCredit = Math.floor((from.amount * Math.max(sub.periodEnd - at, 0)) / total);
-        let charge: number;
+        const left = Math.max(sub.periodEnd - at, 0);
+        // Unused time on the old price, credited; then the new price.
+        const lines: NewLine[] = [
+          {
+            amount: -Math.floor((from.amount * left) / total),
+            priceId: from.id,
+            proration: true,
+            periodStart: at,
+            periodEnd: sub.periodEnd,
+          },
+        ];
         if (to.interval !== from.interval) {
-          // A new interval starts a new period now (the billing cycle anchor moves).
+          // A new interval starts a new period now (the billing cycle anchor moves), invoiced in full.
           sub.periodStart = at;
           sub.periodEnd = at + periodOf(to);
-          charge = to.amount;
+          sub.priceId = to.id;
+          lines.push(periodLine(sub, to));
         } else {
-          charge = Math.floor((to.amount * Math.max(sub.periodEnd - at, 0)) / total);
+          lines.push({
+            amount: Math.floor((to.amount * left) / total),
+            priceId: to.id,
+            proration: true,
+            periodStart: at,
+            periodEnd: sub.periodEnd,
+          });
+          sub.priceId = to.id;
         }
-        sub.priceId = to.id;
-        const invoice = payInvoice(sub, Math.max(charge - unusedCredit, 0), to.currency);
+        const invoice = settle(openInvoice(sub, lines, to.currency));
         void emit('customer.subscription.updated', subscriptionJson(sub));
         void emit('invoice.paid', invoiceJson(invoice));
         return subscriptionJson(sub, expand);
@@ -755,10 +890,23 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           'amount_too_large',
         );
       charge.amountRefunded += amount;
-      const refund: FakeRefund = { id: id('re'), payment_intent: pi.id, amount, currency: pi.currency };
+      const refund: FakeRefund = {
+        id: id('re'),
+        payment_intent: pi.id,
+        amount,
+        currency: pi.currency,
+        metadata: (p.metadata as Record<string, string> | undefined) ?? {},
+      };
       refunds.push(refund);
       void emit('charge.refunded', chargeJson(charge));
-      return { ...refund, object: 'refund', status: 'succeeded', charge: charge.id, created: nowS() };
+      return refundJson(refund);
+    }
+    if (route === 'GET /refunds') {
+      const found = refunds
+        .filter((r) => !p.payment_intent || r.payment_intent === p.payment_intent)
+        .reverse()
+        .slice(0, Number(p.limit ?? 10));
+      return list('/v1/refunds', found.map(refundJson));
     }
 
     if (route === 'POST /billing_portal/sessions' || (method === 'POST' && seg[1] === 'billing_portal')) {
@@ -899,6 +1047,12 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     },
     completeCheckout,
     succeedPaymentIntent,
+    renew,
+    customerBalance: (cid) => {
+      const c = customers.get(cid);
+      if (!c) throw new Error(`fake stripe: no customer ${cid}`);
+      return c.balance;
+    },
     async resend(eventId) {
       const payload = sentEvents.get(eventId);
       if (!payload) throw new Error(`fake stripe: no event ${eventId}`);

@@ -19,7 +19,15 @@ export const priceSchema = z.object({
 });
 export type Price = z.infer<typeof priceSchema>;
 
-export const pricesResponseSchema = z.object({ success: z.literal(true), data: z.array(priceSchema) });
+export const pricesResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(priceSchema),
+  in_app_payment: z
+    .boolean()
+    .describe(
+      'Whether the in-app payment dialog can be used (the server has a publishable key); otherwise only hosted Checkout',
+    ),
+});
 
 export const moneySchema = z.object({
   amount: z.number().int().describe('Minor unit of the currency (cents)'),

@@ -56,6 +56,7 @@ export const ERROR_CODES = [
   'billing.invalid_plan',
   'billing.already_subscribed',
   'billing.payment_incomplete',
+  'billing.in_app_payment_unavailable',
   'billing.session_not_found',
   'billing.signature_invalid',
   'subscription.not_found',

@@ -46,18 +46,40 @@ export interface ProviderPaymentIntent {
   currency: string;
 }
 
-/** The last invoice of a subscription that was paid, with the payment it was paid by. */
+/** One line of an invoice: a price for a period, or a proration (credit for unused time, or its charge). */
+export interface ProviderInvoiceLine {
+  /** After discounts; a proration credit is negative. */
+  amount: number;
+  priceId: string | null;
+  proration: boolean;
+  periodStart: number;
+  periodEnd: number;
+}
+
+/** A paid invoice of a subscription: its lines and the payments (payment intents) that paid it. */
 export interface ProviderPaidInvoice {
   id: string;
-  amountPaid: number;
   currency: string;
-  paymentIntentId: string | null;
+  amountPaid: number;
+  created: number;
+  lines: ProviderInvoiceLine[];
+  payments: { paymentIntentId: string; amountPaid: number }[];
 }
 
 export interface ProviderRefund {
   id: string;
   amount: number;
   currency: string;
+  /** pending, requires_action, succeeded, failed, canceled */
+  status: string;
+  /** The subscription whose cancellation made it (our metadata), if any. */
+  subscriptionId: string | null;
+}
+
+/** The customer's balance: negative is credit that pays their next invoices. */
+export interface ProviderCustomerBalance {
+  balance: number;
+  currency: string | null;
 }
 
 /** A verified webhook event, reduced to what billing applies. */
@@ -66,8 +88,8 @@ export interface ProviderEvent {
   type: string;
   customerId: string | null;
   subscriptionId: string | null;
-  /** `charge.refunded`: the charge's refunded total. */
-  refund: { amount: number; currency: string } | null;
+  /** `charge.refunded`: the refunded charge's payment intent and its refunded total. */
+  refund: { paymentIntentId: string | null; amount: number; currency: string } | null;
 }
 
 export interface BillingProvider {
@@ -98,8 +120,26 @@ export interface BillingProvider {
   /** Moves the subscription to another price, Stripe prorating and invoicing the difference at once. */
   changePrice(subscription: ProviderSubscription, priceId: string): Promise<ProviderSubscription>;
   cancelNow(subscriptionId: string): Promise<ProviderSubscription>;
-  latestPaidInvoice(subscriptionId: string): Promise<ProviderPaidInvoice | undefined>;
-  refund(input: { paymentIntentId: string; amount: number; idempotencyKey: string }): Promise<ProviderRefund>;
+  /** The subscription's paid invoices, newest first. */
+  paidInvoices(subscriptionId: string): Promise<ProviderPaidInvoice[]>;
+  /** Refunds made on a payment intent, newest first. */
+  listRefunds(paymentIntentId: string): Promise<ProviderRefund[]>;
+  /** Refunds part of a payment, marked as made for the cancellation of `subscriptionId`. */
+  refund(input: {
+    paymentIntentId: string;
+    amount: number;
+    subscriptionId: string;
+    idempotencyKey: string;
+  }): Promise<ProviderRefund>;
+  customerBalance(customerId: string): Promise<ProviderCustomerBalance>;
+  /** Adds `amount` to the customer's balance (positive takes credit away) with a balance transaction. */
+  adjustCustomerBalance(input: {
+    customerId: string;
+    amount: number;
+    currency: string;
+    description: string;
+    idempotencyKey: string;
+  }): Promise<void>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /** Verifies the signature header of a raw webhook body; throws `BillingSignatureError` when it is wrong. */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;

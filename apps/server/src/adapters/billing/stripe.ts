@@ -5,7 +5,10 @@ import {
   type BillingProvider,
   type ProviderCheckoutSession,
   type ProviderEvent,
+  type ProviderInvoiceLine,
+  type ProviderPaidInvoice,
   type ProviderPaymentIntent,
+  type ProviderRefund,
   type ProviderSubscription,
 } from './billing.js';
 
@@ -70,6 +73,48 @@ function toSession(s: Stripe.Checkout.Session): ProviderCheckoutSession {
           : 'unpaid',
     subscriptionId: idOf(s.subscription),
     clientReferenceId: s.client_reference_id,
+  };
+}
+
+/** The refund metadata naming the subscription whose cancellation made it. */
+const REFUND_SUBSCRIPTION_KEY = 'homesitter_subscription';
+
+function toPaidInvoice(invoice: Stripe.Invoice): ProviderPaidInvoice {
+  const lines: ProviderInvoiceLine[] = invoice.lines.data.map((line) => {
+    const price = line.pricing?.price_details?.price;
+    const parent = line.parent?.subscription_item_details ?? line.parent?.invoice_item_details;
+    const discounts = (line.discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
+    return {
+      amount: line.amount - discounts,
+      priceId: idOf(price),
+      proration: parent?.proration ?? false,
+      periodStart: line.period.start,
+      periodEnd: line.period.end,
+    };
+  });
+  const payments = (invoice.payments?.data ?? []).flatMap((p) => {
+    const paymentIntentId = p.payment.type === 'payment_intent' ? idOf(p.payment.payment_intent) : null;
+    return p.status === 'paid' && paymentIntentId && p.amount_paid
+      ? [{ paymentIntentId, amountPaid: p.amount_paid }]
+      : [];
+  });
+  return {
+    id: invoice.id,
+    currency: invoice.currency,
+    amountPaid: invoice.amount_paid,
+    created: invoice.created,
+    lines,
+    payments,
+  };
+}
+
+function toRefund(r: Stripe.Refund): ProviderRefund {
+  return {
+    id: r.id,
+    amount: r.amount,
+    currency: r.currency,
+    status: r.status ?? 'pending',
+    subscriptionId: r.metadata?.[REFUND_SUBSCRIPTION_KEY] ?? null,
   };
 }
 
@@ -200,32 +245,58 @@ export function createStripeBilling(options: StripeBillingOptions): BillingProvi
 
     cancelNow: (id) => call(async () => toSubscription(await stripe.subscriptions.cancel(id))),
 
-    latestPaidInvoice: (subscriptionId) =>
+    paidInvoices: (subscriptionId) =>
       call(async () => {
-        const list = await stripe.invoices.list({
+        const found: ProviderPaidInvoice[] = [];
+        // Newest first, every page; the lines come with each invoice, the payments when expanded.
+        for await (const invoice of stripe.invoices.list({
           subscription: subscriptionId,
           status: 'paid',
-          limit: 1,
+          limit: 100,
           expand: ['data.payments'],
-        });
-        const invoice = list.data[0];
-        if (!invoice) return undefined;
-        const payment = invoice.payments?.data.find((p) => p.status === 'paid') ?? invoice.payments?.data[0];
-        return {
-          id: invoice.id,
-          amountPaid: invoice.amount_paid,
-          currency: invoice.currency,
-          paymentIntentId: idOf(payment?.payment.payment_intent),
-        };
+        })) {
+          found.push(toPaidInvoice(invoice));
+        }
+        return found;
       }),
 
-    refund: ({ paymentIntentId, amount, idempotencyKey }) =>
+    listRefunds: (paymentIntentId) =>
       call(async () => {
-        const r = await stripe.refunds.create(
-          { payment_intent: paymentIntentId, amount, reason: 'requested_by_customer' },
+        const found: ProviderRefund[] = [];
+        for await (const r of stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 }))
+          found.push(toRefund(r));
+        return found;
+      }),
+
+    refund: ({ paymentIntentId, amount, subscriptionId, idempotencyKey }) =>
+      call(async () =>
+        toRefund(
+          await stripe.refunds.create(
+            {
+              payment_intent: paymentIntentId,
+              amount,
+              reason: 'requested_by_customer',
+              metadata: { [REFUND_SUBSCRIPTION_KEY]: subscriptionId },
+            },
+            { idempotencyKey },
+          ),
+        ),
+      ),
+
+    customerBalance: (customerId) =>
+      call(async () => {
+        const c = await stripe.customers.retrieve(customerId);
+        if (c.deleted) return { balance: 0, currency: null };
+        return { balance: c.balance, currency: c.currency ?? null };
+      }),
+
+    adjustCustomerBalance: ({ customerId, amount, currency, description, idempotencyKey }) =>
+      call(async () => {
+        await stripe.customers.createBalanceTransaction(
+          customerId,
+          { amount, currency, description },
           { idempotencyKey },
         );
-        return { id: r.id, amount: r.amount, currency: r.currency };
       }),
 
     createPortalSession: ({ customerId, returnUrl }) =>
@@ -274,7 +345,11 @@ function toEvent(event: Stripe.Event): ProviderEvent {
       return {
         ...base,
         customerId: idOf(c.customer),
-        refund: { amount: c.amount_refunded, currency: c.currency },
+        refund: {
+          paymentIntentId: idOf(c.payment_intent),
+          amount: c.amount_refunded,
+          currency: c.currency,
+        },
       };
     }
     default:

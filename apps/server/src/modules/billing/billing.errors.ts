@@ -17,6 +17,11 @@ export const billingErrors = {
   subscriptionNotFound: () => new AppError(404, 'subscription.not_found', 'You have no subscription'),
   signatureInvalid: () =>
     new AppError(400, 'billing.signature_invalid', 'The webhook signature is missing or invalid'),
-  publishableKeyMissing: () =>
-    new AppError(503, 'billing.not_configured', 'In-app payment needs STRIPE_PUBLISHABLE_KEY'),
+  /** Stripe is set up without a publishable key: hosted Checkout works, the in-app dialog does not. */
+  inAppPaymentUnavailable: () =>
+    new AppError(
+      503,
+      'billing.in_app_payment_unavailable',
+      'In-app payment is not available on this server; pay through Checkout instead',
+    ),
 };

@@ -45,6 +45,23 @@ describe('free events with Stripe configured', () => {
     expect(b.t.deps.config.BILLING_ENABLED).toBe(true);
   });
 
+  it('limits again when a renewal fails: past_due is not an active subscription', async () => {
+    const who = await signUp(b.t);
+    const { id: userId } = await rowOf(b.t, who);
+    const res = await call(b.t, who, 'POST', '/api/stripe/create-checkout-session', {
+      priceId: b.fake.prices.monthly,
+    });
+    const { subscriptionId } = await b.fake.completeCheckout(
+      res.json<{ data: { sessionId: string } }>().data.sessionId,
+    );
+    expect((await setFreeEvents(who, 0)).statusCode).toBe(200);
+    expect((await upload(userId, 'Gate', 20)).outcome).toBe('created');
+
+    await b.fake.renew(subscriptionId, 'failed');
+    expect((await rowOf(b.t, who)).stripeSubscriptionStatus).toBe('past_due');
+    expect((await upload(userId, 'Driveway', 40)).outcome).toBe('held');
+  });
+
   it('holds events at 0, tells the user once by chat and push, and a subscription releases them', async () => {
     const who = await signUp(b.t);
     const { id: userId } = await rowOf(b.t, who);

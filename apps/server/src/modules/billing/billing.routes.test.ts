@@ -39,6 +39,7 @@ describe('prices', () => {
         { id: 'price_test_monthly', plan: 'monthly', amount: 900, currency: 'usd', interval: 'month' },
         { id: 'price_test_yearly', plan: 'yearly', amount: 9000, currency: 'usd', interval: 'year' },
       ],
+      in_app_payment: true,
     });
   });
 });
@@ -248,10 +249,10 @@ describe('cancelling with a prorated refund', () => {
       },
     });
     const refund = b.fake.refunds.find((r) => r.amount === 540);
-    expect(refund).toBeDefined();
-    expect(b.fake.requests.findLast((r) => r.path === '/v1/refunds')?.idempotencyKey).toBe(
-      `homesitter-refund-${subscriptionId}`,
-    );
+    expect(refund?.metadata).toEqual({ homesitter_subscription: subscriptionId });
+    expect(
+      b.fake.requests.findLast((r) => r.path === '/v1/refunds' && r.method === 'POST')?.idempotencyKey,
+    ).toBe(`homesitter-refund-${subscriptionId}-${refund?.payment_intent}`);
 
     const again = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
     expect(again.statusCode).toBe(404);
@@ -267,6 +268,89 @@ describe('cancelling with a prorated refund', () => {
     expect(res.statusCode, res.body).toBe(200);
     // One hour of 30 days: 900 × 3600 / 2 592 000 = 1.25 → 1 cent.
     expect(res.json()).toMatchObject({ data: { refund: { amount: 1, currency: 'usd' } } });
+  });
+});
+
+describe('cancelling after a plan change', () => {
+  const change = async (
+    who: Awaited<ReturnType<typeof subscribedUser>>['who'],
+    plan: 'monthly' | 'yearly',
+  ) => {
+    const res = await call(b.t, who, 'POST', '/api/stripe/update-subscription', {
+      priceId: b.fake.prices[plan],
+      planId: plan,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const refundsOf = (subscriptionId: string) =>
+    b.fake.refunds.filter((r) => r.metadata.homesitter_subscription === subscriptionId);
+
+  it('refunds the yearly plan’s unused value after monthly → yearly, from both charges', async () => {
+    const { who, subscriptionId } = await subscribedUser('monthly');
+    b.fake.advance(10 * DAY);
+    // 20 of 30 days unused of 9.00 are credited: the yearly invoice charges 90.00 − 6.00 = 84.00.
+    await change(who, 'yearly');
+    b.fake.advance(3600);
+    const preview = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', { preview: true });
+    // The year is worth 90.00; one hour of it is used: 9000 × (365 d − 1 h) / 365 d = 8998.97 → 8998.
+    expect(preview.json()).toMatchObject({ data: { canceled: false, refund: { amount: 8998 } } });
+
+    const res = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      data: { canceled: true, refund: { amount: 8998, currency: 'usd' } },
+    });
+    // The newest charge (84.00) is refunded in full, the rest (5.98) from the first month's 9.00.
+    expect(refundsOf(subscriptionId).map((r) => r.amount)).toEqual([8400, 598]);
+    const keys = b.fake.requests
+      .filter((r) => r.path === '/v1/refunds' && r.method === 'POST')
+      .slice(-2)
+      .map((r) => r.idempotencyKey);
+    expect(keys).toEqual(
+      refundsOf(subscriptionId).map((r) => `homesitter-refund-${subscriptionId}-${r.payment_intent}`),
+    );
+
+    const again = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
+    expect(again.statusCode).toBe(404);
+    expect(refundsOf(subscriptionId)).toHaveLength(2);
+    // The charge.refunded webhooks leave the stored refund at Stripe's total for both charges.
+    await b.fake.idle();
+    expect((await rowOf(b.t, who)).stripeRefundAmount).toBe(8998);
+  });
+
+  it('refunds the credit left by yearly → monthly with the month’s unused part, and zeroes the balance', async () => {
+    const { who, subscriptionId } = await subscribedUser('yearly');
+    const customerId = (await rowOf(b.t, who)).stripeCustomerId!;
+    b.fake.advance(100 * DAY);
+    // 265 of 365 days unused of 90.00: 65.34 credit; the month costs 9.00, so 56.34 stays as credit.
+    await change(who, 'monthly');
+    expect(b.fake.customerBalance(customerId)).toBe(-5634);
+    b.fake.advance(10 * DAY);
+    const preview = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', { preview: true });
+    // 20 of 30 days of 9.00 (6.00) and the 56.34 credit.
+    expect(preview.json()).toMatchObject({ data: { refund: { amount: 6234, currency: 'usd' } } });
+
+    // The balance correction fails once: the retry does not refund again, it only finishes.
+    b.fake.failNext('POST /v1/customers');
+    const failed = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
+    expect(failed.statusCode).toBe(502);
+    expect(refundsOf(subscriptionId).map((r) => r.amount)).toEqual([6234]);
+    expect(b.fake.customerBalance(customerId)).toBe(-5634);
+
+    const res = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ data: { canceled: true, refund: { amount: 6234, currency: 'usd' } } });
+    expect(refundsOf(subscriptionId).map((r) => r.amount)).toEqual([6234]);
+    expect(b.fake.customerBalance(customerId)).toBe(0);
+    const adjustment = b.fake.requests.findLast((r) => r.path.endsWith('/balance_transactions'));
+    expect(adjustment).toMatchObject({
+      params: { amount: '5634', currency: 'usd' },
+      idempotencyKey: `homesitter-credit-${subscriptionId}`,
+    });
+
+    const again = await call(b.t, who, 'POST', '/api/stripe/cancel-subscription', {});
+    expect(again.statusCode).toBe(404);
+    expect(refundsOf(subscriptionId)).toHaveLength(1);
   });
 });
 

@@ -27,7 +27,10 @@ export async function registerBillingRoutes(
       if (!billing.configured) return reply.status(503).send(NOT_CONFIGURED);
     });
 
-    route(scope, guards, endpoints.getPrices, async () => ok(await billing.prices()));
+    route(scope, guards, endpoints.getPrices, async () => ({
+      ...ok(await billing.prices()),
+      in_app_payment: billing.inAppPayment,
+    }));
 
     route(scope, guards, endpoints.createCheckoutSession, async (req) =>
       ok(await billing.createCheckoutSession(callerOf(req).subject, req.body.priceId)),

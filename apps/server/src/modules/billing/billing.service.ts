@@ -15,6 +15,8 @@ import {
   BillingProviderError,
   type BillingProvider,
   type ProviderEvent,
+  type ProviderPaidInvoice,
+  type ProviderRefund,
   type ProviderSubscription,
 } from '../../adapters/billing/billing.js';
 import { AppError } from '../../platform/errors.js';
@@ -55,19 +57,47 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const fromUnix = (s: number | null) => (s === null ? null : new Date(s * 1000));
 
 /**
- * The unused part of the paid period, pro rata to the second: what the latest paid invoice paid times the
- * share of the subscription's current period (Stripe's dates) left at `at` (Unix seconds).
+ * The unused part of a period, pro rata to the second: what the period is worth times the share of it
+ * (Stripe's dates) left at `at` (Unix seconds), rounded down.
  */
 export function proratedRefund(
-  amountPaid: number,
+  periodValue: number,
   period: { start: number | null; end: number | null },
   at: number,
 ): number {
   if (period.start === null || period.end === null || period.end <= period.start) return 0;
   const total = period.end - period.start;
   const unused = Math.min(Math.max(period.end - at, 0), total);
-  return Math.min(amountPaid, Math.floor((amountPaid * unused) / total));
+  return Math.max(0, Math.min(periodValue, Math.floor((periodValue * unused) / total)));
 }
+
+/** One payment of the subscription and what a cancellation refunds from it. */
+export interface RefundPart {
+  paymentIntentId: string;
+  /** What this cancellation refunds from it in all. */
+  planned: number;
+  /** What this cancellation refunded from it already (an earlier attempt). */
+  done: number;
+}
+
+/**
+ * Spreads `owed` over the subscription's payments, newest first, each capped at what is still refundable on
+ * it: what it paid less what was refunded for other reasons (refunds of this cancellation count as its own).
+ */
+export function spreadRefund(
+  owed: number,
+  payments: { paymentIntentId: string; amountPaid: number; refundedOther: number; refundedOurs: number }[],
+): RefundPart[] {
+  let left = Math.max(owed, 0);
+  return payments.map((p) => {
+    const planned = Math.min(left, Math.max(p.amountPaid - p.refundedOther, 0));
+    left -= planned;
+    return { paymentIntentId: p.paymentIntentId, planned, done: p.refundedOurs };
+  });
+}
+
+/** Refunds that took (or may take) money back: all but failed and canceled ones. */
+const liveRefund = (r: ProviderRefund) => r.status !== 'failed' && r.status !== 'canceled';
 
 /** Stripe customers, Checkout, the payment dialog, plan changes, cancellation with refund, and webhooks. */
 export function createBillingService(deps: BillingServiceDeps) {
@@ -201,48 +231,147 @@ export function createBillingService(deps: BillingServiceDeps) {
       throw billingErrors.alreadySubscribed();
   }
 
+  /**
+   * What the subscription's current period is worth: its line on the paid invoice that opened it (the price
+   * for exactly the item's current period, not a proration), else the price's amount.
+   */
+  async function currentPeriodValue(sub: ProviderSubscription, invoices: ProviderPaidInvoice[]) {
+    for (const invoice of invoices) {
+      const line = invoice.lines.find(
+        (l) =>
+          !l.proration &&
+          l.periodStart === sub.currentPeriodStart &&
+          l.periodEnd === sub.currentPeriodEnd &&
+          (l.priceId === null || l.priceId === sub.priceId),
+      );
+      if (line) return { value: line.amount, currency: invoice.currency };
+    }
+    if (!sub.priceId) return { value: 0, currency: invoices[0]?.currency ?? null };
+    const price = await provider().retrievePrice(sub.priceId);
+    return { value: price.amount, currency: price.currency };
+  }
+
+  /**
+   * The refund of ending `sub` at `at` (Unix seconds, Stripe's): the unused share of the current period's
+   * value plus the credit the customer still holds (a negative balance, left by a plan change), spread over
+   * the subscription's paid charges newest first. Everything is read from Stripe, so a retry plans the same.
+   */
+  async function planRefund(sub: ProviderSubscription, at: number) {
+    const p = provider();
+    const invoices = await p.paidInvoices(sub.id);
+    const period = await currentPeriodValue(sub, invoices);
+    const currency = period.currency ?? (await listPrices())[0]?.currency ?? 'usd';
+    const unused = proratedRefund(
+      period.value,
+      { start: sub.currentPeriodStart, end: sub.currentPeriodEnd },
+      at,
+    );
+    const balance = await p.customerBalance(sub.customerId);
+    const credit = balance.balance < 0 && (balance.currency ?? currency) === currency ? -balance.balance : 0;
+    const payments = [];
+    let covered = 0;
+    for (const invoice of invoices) {
+      if (invoice.currency !== currency) continue;
+      for (const payment of invoice.payments) {
+        // Past what is owed, later payments are neither needed nor touched by an earlier attempt.
+        if (covered >= unused + credit) break;
+        const refunds = (await p.listRefunds(payment.paymentIntentId)).filter(liveRefund);
+        const sum = (list: ProviderRefund[]) => list.reduce((total, r) => total + r.amount, 0);
+        const refundedOurs = sum(refunds.filter((r) => r.subscriptionId === sub.id));
+        const refundedOther = sum(refunds) - refundedOurs;
+        covered += Math.max(payment.amountPaid - refundedOther, 0);
+        payments.push({ ...payment, refundedOther, refundedOurs });
+      }
+    }
+    const parts = spreadRefund(unused + credit, payments);
+    return { currency, unused, credit, parts };
+  }
+
   /** Ends the subscription now and refunds the unused part (or, for a preview, only computes it). */
   async function cancel(row: UserRow, preview: boolean): Promise<CancelSubscriptionResponse> {
     const p = provider();
     if (!row.stripeSubscriptionId) throw billingErrors.subscriptionNotFound();
     let sub = await p.retrieveSubscription(row.stripeSubscriptionId);
-    // Cancelled and refunded already (a cancellation whose refund failed gets its refund on a retry).
-    const refundOwed = ENDED.has(sub.status) && row.stripeRefundAmount === null && sub.canceledAt !== null;
-    if (ENDED.has(sub.status) && !refundOwed) {
+    if (preview) {
+      if (ENDED.has(sub.status)) throw billingErrors.subscriptionNotFound();
+      const plan = await planRefund(sub, Math.floor(deps.now().getTime() / 1000));
+      const amount = plan.parts.reduce((total, part) => total + part.planned, 0);
+      return { canceled: false, refund: { amount, currency: plan.currency }, subscription: null };
+    }
+    if (!ENDED.has(sub.status)) sub = await p.cancelNow(sub.id);
+    // Stripe's time the subscription ended (for ours, its `canceled_at`), never our clock.
+    const at = sub.endedAt ?? sub.canceledAt;
+    if (at === null) throw billingErrors.subscriptionNotFound();
+    const plan = await planRefund(sub, at);
+    const todo = plan.parts.filter((part) => part.planned > part.done);
+    const planned = plan.parts.reduce((total, part) => total + part.planned, 0);
+    // Credit refunded is taken off the balance; what no payment could take back stays credit.
+    const creditRefunded = Math.min(plan.credit, planned);
+    // Cancelled before, and everything refunded: nothing is left to do.
+    const endedHere = ENDED.has(row.stripeSubscriptionStatus ?? '');
+    if (endedHere && todo.length === 0 && creditRefunded === 0) {
       await store(row, sub);
       throw billingErrors.subscriptionNotFound();
     }
-    const invoice = await p.latestPaidInvoice(sub.id);
-    const currency = invoice?.currency ?? (await listPrices())[0]?.currency ?? 'usd';
-    const period = { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
-    if (preview) {
-      const at = Math.floor(deps.now().getTime() / 1000);
-      const amount = invoice ? proratedRefund(invoice.amountPaid, period, at) : 0;
-      return { canceled: false, refund: { amount, currency }, subscription: null };
+    for (const part of todo) {
+      // One key per (subscription, payment): a retry with the same plan never refunds twice.
+      await p.refund({
+        paymentIntentId: part.paymentIntentId,
+        amount: part.planned - part.done,
+        subscriptionId: sub.id,
+        idempotencyKey: `homesitter-refund-${sub.id}-${part.paymentIntentId}`,
+      });
     }
-    if (!ENDED.has(sub.status)) sub = await p.cancelNow(sub.id);
-    // Stripe's time of the cancellation, so the amount does not depend on our clock.
-    const at = sub.canceledAt ?? sub.endedAt ?? Math.floor(deps.now().getTime() / 1000);
-    const amount = invoice ? proratedRefund(invoice.amountPaid, period, at) : 0;
-    let refund: Money = { amount: 0, currency };
-    if (invoice && amount > 0) {
-      if (!invoice.paymentIntentId) {
-        log.warn({ userId: row.id, invoice: invoice.id }, 'stripe: paid invoice without a payment intent');
-      } else {
-        const r = await p.refund({
-          paymentIntentId: invoice.paymentIntentId,
-          amount,
-          idempotencyKey: `homesitter-refund-${sub.id}`,
-        });
-        refund = { amount: r.amount, currency: r.currency };
-      }
-    }
+    // The credit was refunded with the rest: it must not also pay a future invoice.
+    if (creditRefunded > 0)
+      await p.adjustCustomerBalance({
+        customerId: sub.customerId,
+        amount: creditRefunded,
+        currency: plan.currency,
+        description: `Credit refunded on cancelling ${sub.id}`,
+        idempotencyKey: `homesitter-credit-${sub.id}`,
+      });
+    const refund: Money = {
+      amount: plan.parts.reduce((total, part) => total + Math.max(part.planned, part.done), 0),
+      currency: plan.currency,
+    };
     const stored = await store(row, sub, {
       stripeRefundAmount: refund.amount,
       stripeRefundCurrency: refund.currency,
     });
-    log.info({ userId: row.id, refund: refund.amount, currency: refund.currency }, 'subscription cancelled');
+    log.info(
+      { userId: row.id, refund: refund.amount, credit: plan.credit, currency: refund.currency },
+      'subscription cancelled',
+    );
     return { canceled: true, refund, subscription: await view(stored) };
+  }
+
+  /**
+   * A charge was refunded (by a cancellation, or in Stripe's dashboard): when it paid the user's current
+   * subscription, the stored refund becomes what Stripe has refunded on that subscription's payments in
+   * all. Refunds of another subscription's charges (an old one of the same customer) change nothing.
+   */
+  async function followRefund(event: ProviderEvent): Promise<void> {
+    const paymentIntentId = event.refund?.paymentIntentId;
+    if (!event.customerId || !event.refund || !paymentIntentId) return;
+    const row = await users.findRowByStripeCustomer(event.customerId);
+    if (!row?.stripeSubscriptionId) return;
+    const p = provider();
+    const subscriptionId = await p.subscriptionOfPaymentIntent(paymentIntentId);
+    if (subscriptionId !== row.stripeSubscriptionId) {
+      log.info({ userId: row.id, subscription: subscriptionId }, 'stripe: refund of another charge; ignored');
+      return;
+    }
+    let amount = 0;
+    for (const invoice of await p.paidInvoices(subscriptionId)) {
+      if (invoice.currency !== event.refund.currency) continue;
+      for (const payment of invoice.payments)
+        for (const r of await p.listRefunds(payment.paymentIntentId)) if (liveRefund(r)) amount += r.amount;
+    }
+    await users.updateBilling(row.id, {
+      stripeRefundAmount: amount,
+      stripeRefundCurrency: event.refund.currency,
+    });
   }
 
   /** Stripe's current state of a subscription, onto the row of the customer's user. */
@@ -259,6 +388,11 @@ export function createBillingService(deps: BillingServiceDeps) {
   return {
     get configured() {
       return deps.provider !== undefined;
+    },
+
+    /** The in-app payment dialog needs the publishable key; hosted Checkout does not. */
+    get inAppPayment() {
+      return deps.provider?.publishableKey !== undefined && deps.provider.publishableKey !== '';
     },
 
     prices: () => guarded('prices', listPrices),
@@ -328,7 +462,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async createPaymentIntent(subject: string, priceId: string): Promise<PaymentIntent> {
       requirePlan(priceId);
       const publishableKey = provider().publishableKey;
-      if (!publishableKey) throw billingErrors.publishableKeyMissing();
+      if (!publishableKey) throw billingErrors.inAppPaymentUnavailable();
       const row = await users.requireRowBySubject(subject);
       return guarded('payment intent', async () => {
         const customerId = await ensureCustomer(row);
@@ -439,16 +573,9 @@ export function createBillingService(deps: BillingServiceDeps) {
           case 'invoice.payment_failed':
             if (event.subscriptionId) await syncSubscription(event.subscriptionId);
             return;
-          case 'charge.refunded': {
-            if (!event.customerId || !event.refund) return;
-            const row = await users.findRowByStripeCustomer(event.customerId);
-            if (row)
-              await users.updateBilling(row.id, {
-                stripeRefundAmount: event.refund.amount,
-                stripeRefundCurrency: event.refund.currency,
-              });
+          case 'charge.refunded':
+            await followRefund(event);
             return;
-          }
           default:
             log.debug({ type: event.type }, 'stripe: event not used');
         }

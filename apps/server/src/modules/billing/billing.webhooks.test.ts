@@ -99,6 +99,71 @@ describe('the Stripe webhook', () => {
     expect(res.json()).toMatchObject({ data: { status: 'canceled', next_billing_date: null } });
   });
 
+  it('follows a failed renewal to past_due (invoice.payment_failed, then the subscription update)', async () => {
+    const { who, sessionId } = await checkout();
+    const { subscriptionId } = await b.fake.completeCheckout(sessionId);
+    await b.fake.renew(subscriptionId, 'failed');
+    expect(b.fake.deliveries.findLast((d) => d.type === 'invoice.payment_failed')?.status).toBe(200);
+    expect((await rowOf(b.t, who)).stripeSubscriptionStatus).toBe('past_due');
+    const res = await call(b.t, who, 'GET', '/api/stripe/subscription');
+    expect(res.json()).toMatchObject({ data: { id: subscriptionId, status: 'past_due', plan: 'monthly' } });
+  });
+
+  it('stores Stripe’s refunded total of the current subscription’s charges, not of an older one', async () => {
+    const stripe = new Stripe(b.fake.secretKey, {
+      host: '127.0.0.1',
+      port: new URL(b.fake.url).port,
+      protocol: 'http',
+    });
+    const paymentOf = async (subscription: string) => {
+      const invoices = await stripe.invoices.list({
+        subscription,
+        status: 'paid',
+        expand: ['data.payments'],
+      });
+      const pi = invoices.data[0]?.payments?.data[0]?.payment.payment_intent;
+      if (typeof pi !== 'string') throw new Error('no payment');
+      return pi;
+    };
+    const refund = (payment_intent: string, amount: number) =>
+      stripe.refunds.create(
+        { payment_intent, amount },
+        { idempotencyKey: `dashboard-${payment_intent}-${amount}` },
+      );
+
+    const first = await checkout();
+    const old = await b.fake.completeCheckout(first.sessionId);
+    await stripe.subscriptions.cancel(old.subscriptionId);
+    await b.fake.idle();
+    const again = await call(b.t, first.who, 'POST', '/api/stripe/create-checkout-session', {
+      priceId: b.fake.prices.monthly,
+    });
+    const current = await b.fake.completeCheckout(
+      again.json<{ data: { sessionId: string } }>().data.sessionId,
+    );
+    expect(await rowOf(b.t, first.who)).toMatchObject({
+      stripeSubscriptionId: current.subscriptionId,
+      stripeRefundAmount: null,
+    });
+
+    // A refund of the old subscription's charge is not this subscription's refund.
+    await refund(await paymentOf(old.subscriptionId), 300);
+    await b.fake.idle();
+    expect(b.fake.deliveries.findLast((d) => d.type === 'charge.refunded')?.status).toBe(200);
+    expect((await rowOf(b.t, first.who)).stripeRefundAmount).toBeNull();
+
+    const pi = await paymentOf(current.subscriptionId);
+    await refund(pi, 250);
+    await b.fake.idle();
+    expect(await rowOf(b.t, first.who)).toMatchObject({
+      stripeRefundAmount: 250,
+      stripeRefundCurrency: 'usd',
+    });
+    await refund(pi, 100);
+    await b.fake.idle();
+    expect((await rowOf(b.t, first.who)).stripeRefundAmount).toBe(350);
+  });
+
   it('accepts a correctly signed event it does not use', async () => {
     const payload = JSON.stringify({
       id: 'evt_other',

@@ -33,7 +33,7 @@ function serve(handlers: Record<string, Handler>) {
 
 const base: Record<string, Handler> = {
   getProfile: () => ({ success: true, data: { ...profileFixture, remaining_free_events: 1 } }),
-  getPrices: () => ({ success: true, data: [monthly, yearly] }),
+  getPrices: () => ({ success: true, data: [monthly, yearly], in_app_payment: true }),
   getSubscription: () => {
     throw new ApiError('No subscription', 404, 'subscription.not_found');
   },
@@ -47,6 +47,49 @@ beforeEach(() => {
   vi.mocked(openExternal).mockReset();
 });
 
+describe('coming back from a payment that left the app (3-D Secure)', () => {
+  const incomplete = () => ({
+    success: true,
+    data: subscriptionFixture({ status: 'incomplete', plan: 'yearly', price: yearly }),
+  });
+  const back = (status: string) =>
+    `/settings/account/change-plan?payment_intent=pi_3ds&payment_intent_client_secret=pi_3ds_secret_x&redirect_status=${status}`;
+
+  it('finishes the activation with the payment intent Stripe names', async () => {
+    const bodies: unknown[] = [];
+    serve({
+      ...base,
+      getSubscription: incomplete,
+      activateSubscription: (body) => {
+        bodies.push(body);
+        return { success: true, data: subscriptionFixture({ plan: 'yearly', price: yearly }) };
+      },
+    });
+    renderAt(<ChangePlanPage />, back('succeeded'), '/settings/account/change-plan');
+    expect(await screen.findByText('Payment received. Your subscription is active.')).toBeInTheDocument();
+    expect(bodies).toEqual([{ paymentIntentId: 'pi_3ds', priceId: 'price_yearly', planId: 'yearly' }]);
+  });
+
+  it('says the payment is processing when Stripe has not confirmed it yet (402)', async () => {
+    serve({
+      ...base,
+      getSubscription: incomplete,
+      activateSubscription: () => {
+        throw new ApiError('Failed to activate subscription', 402, 'billing.payment_incomplete');
+      },
+    });
+    renderAt(<ChangePlanPage />, back('succeeded'), '/settings/account/change-plan');
+    expect(await screen.findByText(/Your payment is still processing/)).toBeInTheDocument();
+  });
+
+  it('says the payment failed when the bank refused it, without activating', async () => {
+    serve({ ...base, getSubscription: incomplete });
+    renderAt(<ChangePlanPage />, back('failed'), '/settings/account/change-plan');
+    expect(await screen.findByText('The payment did not go through. Please try again.')).toBeInTheDocument();
+    expect(call.mock.calls.map(([name]) => name)).not.toContain('activateSubscription');
+  });
+});
+
 describe('change plan without a subscription', () => {
   it('shows the free events left and both plans with their prices', async () => {
     serve(base);
@@ -55,6 +98,17 @@ describe('change plan without a subscription', () => {
     expect(screen.getByRole('radio', { name: /Yearly\s*\$99\.00 \/ year/ })).not.toBeChecked();
     const card = screen.getByRole('region', { name: 'Your plan' });
     expect(within(card).getByText('Free events left').nextSibling).toHaveTextContent('1');
+  });
+
+  it('offers to pay in the app only when the server can take a card there', async () => {
+    serve(base);
+    const first = renderPage();
+    expect(await screen.findByRole('button', { name: 'Pay by card here' })).toBeInTheDocument();
+    first.unmount();
+    serve({ ...base, getPrices: () => ({ success: true, data: [monthly, yearly], in_app_payment: false }) });
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Continue to secure checkout' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay by card here' })).not.toBeInTheDocument();
   });
 
   it('starts hosted Checkout for the chosen plan and goes to its page', async () => {

@@ -26,13 +26,22 @@ import { formatMoney } from './format';
 import { CANCEL_SUBSCRIPTION_PATH } from './links';
 import { NotConfiguredCard } from './NotConfiguredCard';
 import { PaymentDialog } from './PaymentDialog';
+import { PaymentReturnNotice } from './PaymentReturnNotice';
 import { PlanPicker } from './PlanPicker';
 
 const cancelLinkClass =
   'inline-flex h-11 items-center justify-center rounded-lg px-4 text-sm font-semibold text-red-300 ring-1 ring-red-900/70 hover:bg-red-950/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
 
 /** Subscribe (hosted Checkout or the in-app dialog), or switch plan with a confirmation when already active. */
-function PlanActions({ price, subscription }: { price: Price; subscription: Subscription | null }) {
+function PlanActions({
+  price,
+  subscription,
+  inAppPayment,
+}: {
+  price: Price;
+  subscription: Subscription | null;
+  inAppPayment: boolean;
+}) {
   const { t, i18n } = useTranslation('billing');
   const { t: tc } = useTranslation();
   const refresh = useRefreshBilling();
@@ -88,9 +97,11 @@ function PlanActions({ price, subscription }: { price: Price; subscription: Subs
         <Button busy={checkout.isPending || checkout.isSuccess} onClick={() => checkout.mutate(price.id)}>
           {t('actions.checkout')}
         </Button>
-        <Button variant="secondary" onClick={() => setDialogOpen(true)}>
-          {t('actions.payInApp')}
-        </Button>
+        {inAppPayment ? (
+          <Button variant="secondary" onClick={() => setDialogOpen(true)}>
+            {t('actions.payInApp')}
+          </Button>
+        ) : null}
       </div>
       {dialogOpen ? (
         <PaymentDialog
@@ -123,7 +134,7 @@ function Plans({ subscription }: { subscription: Subscription | null }) {
       </div>
     );
   }
-  const list = prices.data;
+  const list = prices.data.prices;
   const currentPlan = isActive(subscription) ? (subscription?.plan ?? null) : null;
   const fallback = list.find((p) => p.plan !== currentPlan) ?? list[0];
   const selected = list.find((p) => p.id === chosen) ?? fallback;
@@ -137,7 +148,12 @@ function Plans({ subscription }: { subscription: Subscription | null }) {
         onSelect={setChosen}
         highlighted={highlighted}
       />
-      <PlanActions key={selected.id} price={selected} subscription={subscription} />
+      <PlanActions
+        key={selected.id}
+        price={selected}
+        subscription={subscription}
+        inAppPayment={prices.data.inAppPayment}
+      />
     </section>
   );
 }
@@ -190,6 +206,7 @@ export default function ChangePlanPage() {
     const subscription = billing.data.kind === 'subscribed' ? billing.data.subscription : null;
     body = (
       <div className="flex flex-col gap-6">
+        <PaymentReturnNotice subscription={subscription} />
         <CurrentPlanCard
           subscription={subscription}
           freeEvents={subscription?.remaining_free_events ?? profile.data?.remaining_free_events}

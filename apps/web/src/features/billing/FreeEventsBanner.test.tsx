@@ -31,7 +31,10 @@ function Shown() {
   );
 }
 
-function serve(remaining: number, subscription: 'none' | 'active' | 'canceled' | 'notConfigured') {
+function serve(
+  remaining: number,
+  subscription: 'none' | 'active' | 'past_due' | 'canceled' | 'notConfigured',
+) {
   call.mockImplementation((async (name: string) => {
     if (name === 'getProfile')
       return { success: true, data: { ...profileFixture, remaining_free_events: remaining } };
@@ -83,6 +86,12 @@ describe('free-events banner (spec §9)', () => {
     serve(50, 'canceled');
     renderBanner();
     expect(await screen.findByText('50 free events left. Choose a plan')).toBeInTheDocument();
+  });
+
+  it('shows again when a renewal failed: past_due is not an active subscription', async () => {
+    serve(0, 'past_due');
+    renderBanner();
+    expect(await screen.findByText(/No free events left/)).toBeInTheDocument();
   });
 
   it('speaks German', async () => {

@@ -1,4 +1,5 @@
 import type { PaymentIntentResult, Stripe } from '@stripe/stripe-js';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -58,7 +59,12 @@ function serve(over: { createPaymentIntent?: () => unknown } = {}) {
 function renderDialog() {
   const onClose = vi.fn();
   const onPaid = vi.fn();
-  render(<PaymentDialog price={monthly} onClose={onClose} onPaid={onPaid} />);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <PaymentDialog price={monthly} onClose={onClose} onPaid={onPaid} />
+    </QueryClientProvider>,
+  );
   return { onClose, onPaid, dialog: screen.getByRole('dialog', { name: 'Pay by card' }) };
 }
 
@@ -105,6 +111,24 @@ describe('payment dialog', () => {
     expect(activateBodies).toEqual([]);
     expect(onPaid).not.toHaveBeenCalled();
     expect(within(dialog).getByRole('button', { name: 'Pay $9.99' })).toBeEnabled();
+  });
+
+  it('does not activate a payment still processing: it says so and leaves the rest to the webhooks', async () => {
+    serve();
+    const { stripe } = fakeStripe(async () => ({
+      paymentIntent: { id: 'pi_1', status: 'processing' } as PaymentIntentResult['paymentIntent'] & object,
+    }));
+    vi.mocked(loadStripeJs).mockResolvedValue(stripe as unknown as Stripe);
+    const user = userEvent.setup();
+    const { dialog, onPaid, onClose } = renderDialog();
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $9.99' }));
+    expect(await within(dialog).findByText(/still processing the payment/)).toBeInTheDocument();
+    expect(activateBodies).toEqual([]);
+    expect(onPaid).not.toHaveBeenCalled();
+    expect(within(dialog).queryByRole('button', { name: 'Pay $9.99' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalled();
+    expect(notify.info).not.toHaveBeenCalled();
   });
 
   it('says "Payment cancelled." when closed before paying', async () => {

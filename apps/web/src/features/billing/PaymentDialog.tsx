@@ -10,7 +10,7 @@ import { errorText } from '../../shared/lib/errors';
 import { notify } from '../../shared/lib/toast';
 import { Alert } from '../../shared/ui/Alert';
 import { Spinner } from '../../shared/ui/Spinner';
-import { createPaymentIntent } from './api';
+import { createPaymentIntent, useRefreshBilling } from './api';
 import { formatMoney } from './format';
 import { PaymentForm, type PaymentPhase } from './PaymentForm';
 import { loadStripeJs } from './stripeJs';
@@ -107,11 +107,14 @@ export function PaymentDialog({
   const { t, i18n } = useTranslation('billing');
   const { t: tc } = useTranslation();
   const phase = useRef<PaymentPhase>('ready');
-  const busy = () => phase.current !== 'ready';
+  const refresh = useRefreshBilling();
+  const busy = () => phase.current === 'paying' || phase.current === 'activating';
 
   function close() {
     if (busy()) return;
-    notify.info(tc('errors.paymentCancelled'));
+    // A payment still processing was not cancelled: the plan follows Stripe's webhooks.
+    if (phase.current === 'processing') refresh();
+    else notify.info(tc('errors.paymentCancelled'));
     onClose();
   }
 

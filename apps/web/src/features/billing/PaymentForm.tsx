@@ -11,7 +11,8 @@ import { CHANGE_PLAN_PATH } from './links';
 import { formatMoney } from './format';
 import { serverOrigin } from '../../shared/lib/apiOrigin';
 
-export type PaymentPhase = 'ready' | 'paying' | 'activating';
+/** `processing`: the bank has not confirmed yet; Stripe's webhooks finish the subscription later. */
+export type PaymentPhase = 'ready' | 'paying' | 'activating' | 'processing';
 
 const ELEMENT_OPTIONS = { layout: 'tabs' } as const;
 
@@ -52,12 +53,18 @@ export function PaymentForm({
       redirect: 'if_required',
       // In the phone apps the page's own origin is the app's (capacitor://localhost): a payment method that
       // must leave for its bank comes back to the server's web app instead.
+      // Stripe adds `payment_intent` and `redirect_status` to it; PaymentReturnNotice finishes from there.
       confirmParams: { return_url: `${serverOrigin() || window.location.origin}${CHANGE_PLAN_PATH}` },
     });
     const status = result.paymentIntent?.status;
     if (result.error || (status !== 'succeeded' && status !== 'processing')) {
       setError(tc('errors.paymentFailed'));
       enter('ready');
+      return;
+    }
+    // Not paid yet (activation would answer 402): the webhooks make the subscription active once it is.
+    if (status === 'processing') {
+      enter('processing');
       return;
     }
     enter('activating');
@@ -78,10 +85,13 @@ export function PaymentForm({
     >
       <PaymentElement options={ELEMENT_OPTIONS} />
       {phase === 'activating' ? <Alert tone="info">{t('dialog.activating')}</Alert> : null}
+      {phase === 'processing' ? <Alert tone="info">{t('dialog.processing')}</Alert> : null}
       {error ? <Alert>{error}</Alert> : null}
-      <Button type="submit" busy={phase !== 'ready'} disabled={!stripe || !elements}>
-        {t('dialog.pay', { price: amount })}
-      </Button>
+      {phase === 'processing' ? null : (
+        <Button type="submit" busy={phase !== 'ready'} disabled={!stripe || !elements}>
+          {t('dialog.pay', { price: amount })}
+        </Button>
+      )}
     </form>
   );
 }

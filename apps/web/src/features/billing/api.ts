@@ -45,11 +45,17 @@ export function useBillingState(enabled = true) {
   });
 }
 
+export interface PriceList {
+  prices: Price[];
+  /** The server can take a card in the app (it has Stripe's publishable key); otherwise hosted Checkout only. */
+  inAppPayment: boolean;
+}
+
 /** GET prices; spec §5: the answer must hold a `data` array. */
-export async function fetchPrices(): Promise<Price[]> {
+export async function fetchPrices(): Promise<PriceList> {
   const answer = await api.call('getPrices', { fallbackMessage: MESSAGES.loadSubscriptionPricesFailed });
   if (!Array.isArray(answer.data)) throw new Error(MESSAGES.loadSubscriptionPricesFailed);
-  return answer.data;
+  return { prices: answer.data, inAppPayment: answer.in_app_payment === true };
 }
 
 export function usePrices(enabled: boolean) {
