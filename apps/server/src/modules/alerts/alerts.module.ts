@@ -15,7 +15,7 @@ import { activityPicture, createRicherDescriptions } from './llm-rewrite.js';
 import type { UsersApi } from '../users/users.module.js';
 
 // What other modules may use besides the API: rules and errors they share.
-export { attachmentFor } from './alert-message.js';
+export { attachmentFor, isAlertWorthy, readableDescription, type ActivityMedia } from './alert-message.js';
 /** An activity with its camera and owner, the context the analysis reads before the alert (its repository). */
 export { loadAnalysisContext } from './alerts.repository.js';
 

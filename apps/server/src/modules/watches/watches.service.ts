@@ -7,7 +7,7 @@ import {
   isAlertWorthy,
   readableDescription,
   type ActivityMedia,
-} from '../alerts/alert-message.js';
+} from '../alerts/alerts.module.js';
 import type { AnalysisContext } from '../alerts/alerts.repository.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
 import { objectMatches } from '../language/answer.js';
