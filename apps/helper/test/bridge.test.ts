@@ -163,8 +163,11 @@ describe.runIf(fixturesDir() !== undefined)('bridging a camera the server cannot
     fake.cameras.delete(cameraUuid);
     fake.sendCameraList();
     await waitFor(() => players() === 0, 'the pull to stop');
-    const stored = JSON.parse(readFileSync(join(dir.path, 'cameras.json'), 'utf8')) as { cameras: unknown[] };
-    expect(stored.cameras).toEqual([]);
+    // The camera is stopped first and then removed from cameras.json: wait for the file, not the pull.
+    const stored = () =>
+      (JSON.parse(readFileSync(join(dir.path, 'cameras.json'), 'utf8')) as { cameras: unknown[] }).cameras;
+    await waitFor(() => stored().length === 0, 'cameras.json to forget the camera');
+    expect(stored()).toEqual([]);
     expect(await (await fetch(`${helper!.url}/status`)).json()).toMatchObject({ bridged_cameras: 0 });
   }, 60_000);
 });
