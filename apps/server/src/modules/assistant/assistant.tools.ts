@@ -130,6 +130,18 @@ export function householdFacts(scope: AssistantScope): HouseholdFacts {
   };
 }
 
+/** The kinds and finer labels a model's tool call asks about; a label brings its kind along. */
+function kindsAndLabelsOf(args: Record<string, unknown>): { kinds: ObjectKind[]; labels: string[] } {
+  const kinds = Array.isArray(args.kinds)
+    ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
+    : [];
+  const labels = Array.isArray(args.labels)
+    ? args.labels.filter((l): l is string => typeof l === 'string' && kindOfLabel(l) !== undefined)
+    : [];
+  for (const l of labels) if (!kinds.includes(kindOfLabel(l)!)) kinds.push(kindOfLabel(l)!);
+  return { kinds, labels };
+}
+
 export function toFound(row: ActivityRow): FoundActivity {
   return {
     id: row.id,
@@ -451,13 +463,7 @@ export function llmTools(deps: ToolDeps): LlmTool[] {
       const cams = resolveNames(args.cameras, scope.cameras, withAliases(scope.cameras));
       const named = resolveNames(args.properties, scope.sites, withAliases(scope.sites));
       const mems = resolveNames(args.memory_names, scope.memories, memoryNames);
-      const kinds = Array.isArray(args.kinds)
-        ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
-        : [];
-      const labels = Array.isArray(args.labels)
-        ? args.labels.filter((l): l is string => typeof l === 'string' && kindOfLabel(l) !== undefined)
-        : [];
-      for (const l of labels) if (!kinds.includes(kindOfLabel(l)!)) kinds.push(kindOfLabel(l)!);
+      const { kinds, labels } = kindsAndLabelsOf(args);
       const siteIds = new Set(named.map((s) => s.id));
       for (const c of cams) if (c.siteId) siteIds.add(c.siteId);
       const query: SearchQuery = {
@@ -648,13 +654,7 @@ function watchTools(deps: ToolDeps, watches: WatchCalls): LlmTool[] {
       const cams = resolveNames(args.cameras, scope.cameras, withAliases(scope.cameras));
       const sites = resolveNames(args.properties, scope.sites, withAliases(scope.sites));
       const mems = resolveNames(args.memory_names, scope.memories, memoryNames);
-      const kinds = Array.isArray(args.kinds)
-        ? args.kinds.filter((k): k is ObjectKind => OBJECT_KINDS.includes(k as ObjectKind))
-        : [];
-      const labels = Array.isArray(args.labels)
-        ? args.labels.filter((l): l is string => typeof l === 'string' && kindOfLabel(l) !== undefined)
-        : [];
-      for (const l of labels) if (!kinds.includes(kindOfLabel(l)!)) kinds.push(kindOfLabel(l)!);
+      const { kinds, labels } = kindsAndLabelsOf(args);
       const outcome = await createWatch(
         watches,
         scope,

@@ -42,6 +42,8 @@ export interface WatchNotification {
   body: string;
   thumbnailUrl?: string;
   channels?: readonly ('push' | 'sms')[];
+  /** Channels the event's own alert went out by already (never twice). */
+  skip?: readonly ('push' | 'sms')[];
 }
 
 export interface WatchesServiceDeps {
