@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
@@ -46,13 +47,6 @@ export interface AlertsServiceDeps {
 
 export const COALESCE_WINDOW_MS = 60_000;
 
-/** Postgres' unique_violation (the driver's error, or the cause of Drizzle's): the id was taken already. */
-function isDuplicate(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === '23505') return true;
-  return false;
-}
-
 /**
  * Alerts: an activity with a person, vehicle or animal on a camera that is not muted becomes an agent chat
  * message with the activity attached, pushed to the owner. Events of one camera within 60 s of an alert's
@@ -79,7 +73,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       await deps.chat.postAgentMessage(userId, { ...message, message_uuid: messageId });
       return 'posted';
     } catch (err) {
-      if (!isDuplicate(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
       await deps.chat.updateAgentMessage(userId, messageId, message);
       return 'updated';
     }

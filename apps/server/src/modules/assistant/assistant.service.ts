@@ -5,7 +5,8 @@
  * (CHAT_MESSAGE) and clears the progress. With an LLM the model answers through the same tools; when it is
  * slow or fails, the built-in composer answers instead.
  */
-import { createHash } from 'node:crypto';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { derivedUuid } from '../../platform/ids.js';
 import type { ChatMessage, MemoryCategory, MemoryExpiration, VideoAttachment } from '@homesitter/contract';
 import { LlmError, type Llm, type LlmMessage } from '../../adapters/llm/llm.js';
 import type { Logger } from '../../platform/logger.js';
@@ -133,16 +134,7 @@ const DETAIL =
 
 /** The answer's message id is derived from the question's, so a retried job finds the answer it already posted. */
 export function answerIdFor(messageId: string): string {
-  const h = createHash('sha256').update(`homesitter:answer:${messageId}`).digest('hex');
-  const variant = ((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(18, 20)}-${h.slice(20, 32)}`;
-}
-
-/** Postgres' unique_violation, from the driver or as the cause of Drizzle's query error. */
-function isDuplicate(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === '23505') return true;
-  return false;
+  return derivedUuid(`homesitter:answer:${messageId}`);
 }
 
 interface Answer {
@@ -624,7 +616,7 @@ export function createAssistantService(deps: AssistantDeps) {
           reply_to_message_uuid: messageId,
         })
         .catch((err: unknown) => {
-          if (!isDuplicate(err)) throw err;
+          if (!isUniqueViolation(err)) throw err;
         });
       return;
     }
@@ -660,7 +652,7 @@ export function createAssistantService(deps: AssistantDeps) {
           source_activity_uuid_list: result.cited.map((c) => c.id),
         });
       } catch (err) {
-        if (!isDuplicate(err)) throw err;
+        if (!isUniqueViolation(err)) throw err;
       }
     } finally {
       await deps.chat.publishProgress(userId, '');

@@ -38,12 +38,7 @@ export interface StreamCameraRow {
 export type UploadCredentialsRow = typeof cameraUploadCredentials.$inferSelect;
 
 /** PostgreSQL's unique_violation: another camera already has the name (a race the service lost). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
+export { isUniqueViolation } from '../../platform/db/errors.js';
 
 /**
  * A removed property's cameras are left without one: run by the sites repository inside the transaction that

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { derivedUuid } from '../../platform/ids.js';
 import type { ChatMessage } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
@@ -58,15 +59,7 @@ export interface WatchesServiceDeps {
 
 /** The alert message of a watch for an event: one id per (watch, event), so a rerun never posts twice. */
 export function watchMessageId(watchId: string, activityId: string): string {
-  const h = createHash('sha256').update(`homesitter:watch:${watchId}:${activityId}`).digest('hex');
-  const variant = ((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(18, 20)}-${h.slice(20, 32)}`;
-}
-
-function isDuplicate(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === '23505') return true;
-  return false;
+  return derivedUuid(`homesitter:watch:${watchId}:${activityId}`);
 }
 
 export class TooManyWatchesError extends Error {
@@ -129,7 +122,7 @@ export function createWatchesService(deps: WatchesServiceDeps) {
       });
     } catch (err) {
       // Posted by an earlier run of this event's analysis: it was pushed then.
-      if (isDuplicate(err)) return;
+      if (isUniqueViolation(err)) return;
       throw err;
     }
     try {
