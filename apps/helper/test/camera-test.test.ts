@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import {
-  fixturesDir,
   mainAndSub,
   startOnvifSimulator,
   startRtspServer,
@@ -26,7 +25,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe.runIf(fixturesDir() !== undefined)('the camera test', () => {
+describe('the camera test', () => {
   let fake: FakeServer;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let helper: RunningHelper;

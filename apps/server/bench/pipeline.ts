@@ -13,7 +13,7 @@
  * BENCH_IMAGES, BENCH_CLIPS and BENCH_STREAMS change the counts; BENCH_LOG_LEVEL=debug logs each step's time.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import type { ChatMessage } from '@homesitter/contract';
 import { Client } from 'basic-ftp';
 import sharp from 'sharp';
 import { resolveMediaTool } from '../src/modules/media/tool-paths.js';
-import { serverPath } from '../src/platform/paths.js';
+import { fixturePath } from '../test/fixtures.js';
 import { postJson, startBenchServer } from './harness.js';
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50);
@@ -38,13 +38,6 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 10);
 const CAMERA_LOGIN = { username: 'bench', password: 'bench-camera-pass' };
 /** Longest wait for one alert before the run counts it as lost. */
 const ALERT_TIMEOUT_MS = 60_000;
-
-function fixture(name: string): string {
-  const dirs = [process.env.FIXTURES_DIR, serverPath('..', '..', '..', 'shared', 'fixtures')];
-  for (const dir of dirs) if (dir && existsSync(join(dir, name))) return join(dir, name);
-  console.error(`bench:pipeline needs ${name} from the shared fixtures (set FIXTURES_DIR); not found.`);
-  process.exit(2);
-}
 
 async function freePort(): Promise<number> {
   const srv = createServer();
@@ -60,7 +53,7 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 
 /** A 1280×720 camera frame with the person in it: the portrait letterboxed onto a dark background. */
 async function cameraFrame(): Promise<Buffer> {
-  return sharp(fixture('person-obama-1.jpg'))
+  return sharp(fixturePath('person-obama-1.jpg'))
     .resize(1280, 720, { fit: 'contain', background: '#202428' })
     .jpeg({ quality: 85 })
     .toBuffer();
@@ -99,7 +92,7 @@ try {
   const form = new FormData();
   form.append(
     'image',
-    new Blob([readFileSync(fixture('person-obama-2.jpg'))], { type: 'image/jpeg' }),
+    new Blob([readFileSync(fixturePath('person-obama-2.jpg'))], { type: 'image/jpeg' }),
     'b.jpg',
   );
   const photo = await fetch(`${server.base}/api/users/memories/people/${memory.data.memory_uuid}/images`, {
@@ -184,7 +177,7 @@ try {
     if (message.text.includes('Barack')) recognised += 1;
   }
 
-  const clip = readFileSync(fixture('clip-person.mp4'));
+  const clip = readFileSync(fixturePath('clip-person.mp4'));
   const clips: number[] = [];
   const clipsToActivity: number[] = [];
   for (let i = 1; i <= CLIPS; i++) {

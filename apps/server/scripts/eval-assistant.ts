@@ -11,8 +11,6 @@
  * not varied enough (always checked first: a uniform set fails loudly).
  * Options: --only <kind|id-prefix>, --verbose (every answer), --strict.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { installClock, setClock } from '../eval/assistant/clock.js';
 import {
   CAMERA_NAMES,
@@ -22,7 +20,6 @@ import {
   SITE_NAMES,
   TIMEZONE,
   buildHousehold,
-  fixturesDir,
 } from '../eval/assistant/household.js';
 import {
   KINDS,
@@ -43,7 +40,6 @@ const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const TARGET = { right: 0.9, hallucinated: 0, falseAllClears: 0 };
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const all = loadQuestions();
 
 // The set first: malformed or uniform, nothing is asked.
@@ -62,12 +58,6 @@ if (shape.length || v.problems.length) {
   process.exit(1);
 }
 
-const fixtures = fixturesDir(repoRoot);
-if (!fixtures) {
-  console.log('eval:assistant skipped: no fixtures (labels.json); set FIXTURES_DIR');
-  process.exit(0);
-}
-
 // The clock is shifted before anything reads it: the server, its jobs and the embedded database.
 installClock();
 setClock(HOUSEHOLD_NOW);
@@ -76,7 +66,7 @@ const { ask } = await import('../src/modules/assistant/assistant.test-support.js
 
 const started = performance.now();
 const t = await createTestApp();
-const home = await buildHousehold(t, fixtures);
+const home = await buildHousehold(t);
 const built = performance.now();
 
 const facts: HouseholdFacts = {

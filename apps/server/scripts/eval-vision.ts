@@ -1,6 +1,6 @@
 /**
- * `npm run eval:vision`: the local vision engine and the recogniser over the shared fixtures (`FIXTURES_DIR`,
- * else `../shared/fixtures` beside the repository), scored against their `labels.json`:
+ * `npm run eval:vision`: the local vision engine and the recogniser over the test media (`test-media/` at the
+ * repository root, or `FIXTURES_DIR`), scored against their `labels.json`:
  * - detection: precision and recall per kind (person, vehicle, animal), an image or clip counting as one
  *   sample (a clip is seen through 4 frames, as the pipeline sees it), swept over the minimum score;
  * - faces: leave-one-out identification of identity A (its other photos enrolled as a memory, the face of
@@ -11,9 +11,7 @@
  * Exits 1 when a target is missed: person recall ≥ 0.9 at precision ≥ 0.9; ≥ 90 % of A's faces named;
  * ≤ 5 % false matches.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { createLocalVisionEngine } from '../src/adapters/vision/local.vision.js';
 import type { DetectedFace, ObjectKind, VisionResult } from '../src/adapters/vision/vision.js';
 import { DEFAULT_MIN_SCORES } from '../src/adapters/vision/vision.labels.js';
@@ -26,6 +24,7 @@ import {
 import { extractFrames } from '../src/modules/media/frames.js';
 import { createLogger } from '../src/platform/logger.js';
 import { statusMb, visionChildren } from '../bench/proc.js';
+import { fixturePath, testMediaDir } from '../test/fixtures.js';
 
 interface Labels {
   files: Record<string, { kinds: ObjectKind[]; faces: string[]; identity_count?: number }>;
@@ -38,19 +37,8 @@ const SWEEP = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
 const FRAMES_PER_CLIP = 4;
 const TARGET = { personPrecision: 0.9, personRecall: 0.9, identified: 0.9, falseMatches: 0.05 };
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const candidates = [process.env.FIXTURES_DIR, join(repoRoot, '..', 'shared', 'fixtures')].filter(
-  (d): d is string => Boolean(d),
-);
-const fixtures = candidates.find((d) => existsSync(join(d, 'labels.json')));
-if (!fixtures) {
-  console.log(
-    `eval:vision skipped: no fixtures (labels.json) in ${candidates.join(' or ')}; set FIXTURES_DIR`,
-  );
-  process.exit(0);
-}
-const labels = JSON.parse(readFileSync(join(fixtures, 'labels.json'), 'utf8')) as Labels;
-const read = (name: string) => readFileSync(join(fixtures, name));
+const labels = JSON.parse(readFileSync(fixturePath('labels.json'), 'utf8')) as Labels;
+const read = (name: string) => readFileSync(fixturePath(name));
 
 const log = createLogger('warn');
 const mb = () => Math.round(process.memoryUsage().rss / 1e6);
@@ -98,7 +86,7 @@ const objectsOnly = timer();
 const samples: Sample[] = [];
 for (const [name, truth] of Object.entries(labels.files)) {
   const isClip = name.endsWith('.mp4');
-  const images = isClip ? await extractFrames(join(fixtures, name), FRAMES_PER_CLIP) : [read(name)];
+  const images = isClip ? await extractFrames(fixturePath(name), FRAMES_PER_CLIP) : [read(name)];
   const best: Record<ObjectKind, number> = { person: 0, vehicle: 0, animal: 0 };
   const seen: string[] = [];
   for (const image of images) {
@@ -115,7 +103,9 @@ for (const [name, truth] of Object.entries(labels.files)) {
 }
 await detector.close();
 
-console.log(`\nFixtures: ${fixtures} (${samples.length} samples; clips as ${FRAMES_PER_CLIP} frames)\n`);
+console.log(
+  `\nTest media: ${testMediaDir} (${samples.length} samples; clips as ${FRAMES_PER_CLIP} frames)\n`,
+);
 console.log('Best score per kind (truth marked *):');
 for (const s of samples) {
   const cells = KINDS.map((k) => `${k} ${s.best[k].toFixed(2)}${s.truth.has(k) ? '*' : ' '}`).join('  ');

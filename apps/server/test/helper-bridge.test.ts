@@ -15,7 +15,6 @@ import WebSocket from 'ws';
 import type { VisionEngine } from '../src/adapters/vision/vision.js';
 import { person } from '../src/modules/analysis/analysis.test-support.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from './app.js';
-import { fixturePath } from './fixtures.js';
 
 /**
  * The desktop helper and the server together, both real: the helper signs in through its callback, finds
@@ -25,7 +24,6 @@ import { fixturePath } from './fixtures.js';
  */
 const LOGIN = { username: 'cam', password: 'S3cret-pass' };
 vi.setConfig({ testTimeout: 180_000 });
-const fixtures = fixturePath('clip-person.mp4') && fixturePath('empty-driveway.jpg');
 
 const seesPerson: VisionEngine = {
   kind: 'local',
@@ -42,7 +40,6 @@ const publications: Publication[] = [];
 const helpers: { helper: RunningHelper; dir: string }[] = [];
 
 beforeAll(async () => {
-  if (!fixtures) return;
   rtsp = await startRtspServer({ auth: { ...LOGIN, scheme: 'digest' } });
   t = await createTestApp({ vision: seesPerson });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -138,7 +135,7 @@ const history = async () =>
     data: ChatMessage[];
   }>().data;
 
-describe.skipIf(!fixtures)('a camera set up through the desktop helper', () => {
+describe('a camera set up through the desktop helper', () => {
   it('is pulled by the server itself when the server is at home (auto)', async () => {
     const helper = await startSignedInHelper('auto');
     const job = await configure(helper, 'Shed', '/still');

@@ -15,17 +15,15 @@ import type { VisionEngine } from '../src/adapters/vision/vision.js';
 import { person } from '../src/modules/analysis/analysis.test-support.js';
 import type { CameraStateChange } from '../src/platform/events.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from './app.js';
-import { fixturePath } from './fixtures.js';
 
 /**
  * Stream cameras end to end, on real streams: an RTSP server and an ONVIF device simulator on 127.0.0.1
- * (both written for the tests, @homesitter/cameras/testing), fed by ffmpeg from the fixture clips, and the
+ * (both written for the tests, @homesitter/cameras/testing), fed by ffmpeg from the test media clips, and the
  * whole server pulling them. Every wait is for the event itself (a camera state, an activity, a frame).
  */
 const LOGIN = { username: 'cam', password: 'S3cret-pass' };
 // Real streams on a shared 2-core machine: the waits are for events, this only bounds a broken run.
 vi.setConfig({ testTimeout: 180_000 });
-const fixtures = fixturePath('clip-person.mp4') && fixturePath('empty-driveway.jpg');
 
 /** A stand-in vision engine that sees a person in every picture: motion always makes an alert. */
 const seesPerson: VisionEngine = {
@@ -50,7 +48,6 @@ const states: { userId: string; camera: CameraStateChange }[] = [];
 const waiters: { match: (s: (typeof states)[number]) => boolean; resolve: () => void }[] = [];
 
 beforeAll(async () => {
-  if (!fixtures) return;
   rtsp = await startRtspServer({ auth: { ...LOGIN, scheme: 'digest' } });
   t = await createTestApp({ vision: seesPerson });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -121,7 +118,7 @@ describe('CAMERA_NETWORKS', () => {
   });
 });
 
-describe.skipIf(!fixtures)('connecting a stream camera', () => {
+describe('connecting a stream camera', () => {
   it('refuses an address outside CAMERA_NETWORKS with 400, storing nothing and connecting nowhere', async () => {
     // 203.0.113.0/24 is a documentation network: nothing is sent there, the policy answers first.
     const res = await call('POST', '/api/users/cameras', owner, {
@@ -260,7 +257,7 @@ async function startOnvif(): Promise<OnvifSimulator> {
 }
 afterAll(async () => onvif?.close());
 
-describe.skipIf(!fixtures)('recording what moves', () => {
+describe('recording what moves', () => {
   it('turns a person walking into the picture into one activity with a clip, and an alert', async () => {
     await publish('/walk', 'person-walks-in');
     await addRtspCamera(owner, 'Front Door', '/walk');
@@ -294,7 +291,7 @@ describe.skipIf(!fixtures)('recording what moves', () => {
   });
 });
 
-describe.skipIf(!fixtures)('supervising the upstream', () => {
+describe('supervising the upstream', () => {
   it('reconnects when the stream drops, and says so on the camera meanwhile', async () => {
     states.length = 0;
     rtsp.dropPlayers('/still');
@@ -327,7 +324,7 @@ describe.skipIf(!fixtures)('supervising the upstream', () => {
   });
 });
 
-describe.skipIf(!fixtures)('watching live', () => {
+describe('watching live', () => {
   it('answers signed URLs; the socket sends the type, the init segment, then fragments', async () => {
     await cameraState('Driveway', (c) => c.stream_status === 'streaming');
     const live = await liveOf(owner, 'Driveway');

@@ -15,7 +15,7 @@ import { createSocket } from 'node:dgram';
 import { loadavg } from 'node:os';
 import type { DiscoveredDevice } from '@homesitter/contract';
 import { configureCamera, createNetworkPolicy, discoverCameras } from '@homesitter/cameras';
-import { fixturesDir, startSimulatedCameras } from '@homesitter/cameras/testing';
+import { startSimulatedCameras } from '@homesitter/cameras/testing';
 
 const CAMERAS = Number(process.env.BENCH_CAMERAS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -38,11 +38,6 @@ async function freeUdpPort(): Promise<number> {
   const { port } = socket.address();
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
-}
-
-if (!fixturesDir()) {
-  console.error('bench:discovery needs the shared fixtures (set FIXTURES_DIR); not found.');
-  process.exit(2);
 }
 
 const wsDiscoveryPort = await freeUdpPort();

@@ -2,19 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClipWriter, frameJpeg, writeClip } from './clip.js';
 import { createMp4Reader, type InitSegment } from './mp4.js';
-import {
-  ffmpeg,
-  ffmpegPath,
-  fixture,
-  fragmented,
-  grayFrames,
-  haveFixtures,
-  probe,
-  tempDir,
-} from './test-media.js';
+import { ffmpeg, ffmpegPath, fixture, fragmented, grayFrames, probe, tempDir } from './test-media.js';
 import type { Fragment } from './types.js';
 
-describe.runIf(haveFixtures)('clips and snapshots from fragments', () => {
+describe('clips and snapshots from fragments', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let init: InitSegment;
   const fragments: Fragment[] = [];

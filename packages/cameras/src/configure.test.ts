@@ -10,7 +10,6 @@ import { defaultFfmpegPath, defaultFfprobePath } from './ffmpeg-path.js';
 import { createNetworkPolicy, DEFAULT_CAMERA_NETWORKS } from './networks.js';
 import { jpegSize } from './rtsp-probe.js';
 import {
-  fixturesDir,
   mainAndSub,
   startOnvifSimulator,
   startRtspServer,
@@ -53,7 +52,7 @@ async function silentListener(): Promise<{ port: number; connections: () => numb
   return { port: (server.address() as AddressInfo).port, connections: () => connections };
 }
 
-describe.skipIf(!fixturesDir())('configureCamera against a camera on 127.0.0.1', () => {
+describe('configureCamera against a camera on 127.0.0.1', () => {
   let rtsp: RtspTestServer;
   let publication: Publication & { mainUrl: string; subUrl: string };
   let onvif: OnvifSimulator;

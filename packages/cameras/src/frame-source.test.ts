@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFrameSource, type FrameSource, type GrayFrame } from './frame-source.js';
-import { childFfmpegs, ffmpegPath, fixture, haveFixtures, memoryLog, waitFor } from './test-media.js';
+import { childFfmpegs, ffmpegPath, fixture, memoryLog, waitFor } from './test-media.js';
 import type { StreamStatus } from './types.js';
 
-describe.runIf(haveFixtures)('motion frames', () => {
+describe('motion frames', () => {
   let source: FrameSource | undefined;
   afterEach(async () => {
     await source?.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMotionDetector, motionThresholds, type MotionUpdate } from './motion.js';
-import { fixture, grayFrames, haveFixtures, stillStream, tempDir } from './test-media.js';
+import { fixture, grayFrames, stillStream, tempDir } from './test-media.js';
 
 const W = 320;
 const H = 180;
@@ -151,7 +151,7 @@ describe('motion on synthetic frames', () => {
   });
 });
 
-describe.runIf(haveFixtures)('motion on frames decoded from the fixtures', () => {
+describe('motion on frames decoded from the fixtures', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   beforeAll(async () => {
     dir = await tempDir();

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codecString, createMp4Reader, isSyncSample, Mp4Error, type InitSegment } from './mp4.js';
-import { chunked, fixture, fragmented, haveFixtures } from './test-media.js';
+import { chunked, fragmented, patternClip, tempDir } from './test-media.js';
 import type { Fragment } from './types.js';
 
 function readAll(data: Buffer[]): { inits: InitSegment[]; fragments: Fragment[] } {
@@ -26,11 +27,29 @@ describe('sample flags', () => {
   });
 });
 
-describe.runIf(haveFixtures)('reading ffmpeg fragmented MP4 from a pipe', () => {
+describe('reading ffmpeg fragmented MP4 from a pipe', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  /** A 10.1 s camera clip at 10 fps (H.264 Main 3.1, a keyframe a second), fragmented. */
   let person: Buffer;
+  /** A 3 s clip at 12.5 fps in H.264 Baseline 2.2, another camera's profile. */
+  let car: string;
   beforeAll(async () => {
-    person = await fragmented(fixture('clip-person.mp4'));
+    dir = await tempDir();
+    const clip = await patternClip(join(dir.path, 'main.mp4'), {
+      seconds: 10.1,
+      fps: 10,
+      profile: 'main',
+      level: '3.1',
+    });
+    person = await fragmented(clip);
+    car = await patternClip(join(dir.path, 'baseline.mp4'), {
+      seconds: 3,
+      fps: 12.5,
+      profile: 'baseline',
+      level: '2.2',
+    });
   });
+  afterAll(() => dir.remove());
 
   it('splits the stream into one init segment and a fragment per frame, whatever the chunking', () => {
     const whole = readAll([person]);
@@ -44,7 +63,7 @@ describe.runIf(haveFixtures)('reading ffmpeg fragmented MP4 from a pipe', () => 
     ).toBeLessThanOrEqual(person.length);
   });
 
-  it('marks the keyframes (the fixture has 11 I-frames, the first one first) and sums the durations', () => {
+  it('marks the keyframes (the clip has 11 I-frames, the first one first) and sums the durations', () => {
     const { fragments } = readAll(chunked(person));
     expect(fragments[0]!.keyframe).toBe(true);
     expect(fragments.filter((f) => f.keyframe)).toHaveLength(11);
@@ -62,7 +81,7 @@ describe.runIf(haveFixtures)('reading ffmpeg fragmented MP4 from a pipe', () => 
 
   it('adds the AAC track to the codecs (mp4a.40.2)', async () => {
     // prettier-ignore
-    const withAudio = await fragmented(fixture('clip-car.mp4'), [
+    const withAudio = await fragmented(car, [
       '-f', 'lavfi', '-t', '3', '-i', 'sine=frequency=440:sample_rate=16000',
       '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-t', '3',
     ]);

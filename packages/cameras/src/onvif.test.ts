@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOnvifMotionEvents, motionFromNotification, readOnvifCamera } from './onvif.js';
 import {
-  fixturesDir,
   mainAndSub,
   startOnvifSimulator,
   startRtspServer,
@@ -173,7 +172,7 @@ describe('readOnvifCamera', () => {
   });
 });
 
-describe.skipIf(!fixturesDir())('readOnvifCamera with the test RTSP server', () => {
+describe('readOnvifCamera with the test RTSP server', () => {
   it('answers stream URIs that play with the camera login, and a snapshot', async () => {
     const rtsp = await startRtspServer({ auth: { ...login } });
     running.push(rtsp);

@@ -8,7 +8,6 @@ import {
   childFfmpegs,
   ffmpegPath,
   fixture,
-  haveFixtures,
   memoryLog,
   personStream,
   probe,
@@ -54,7 +53,7 @@ function isJpeg(data: Buffer | null | undefined): boolean {
   return !!data && data[0] === 0xff && data[1] === 0xd8;
 }
 
-describe.runIf(haveFixtures)('a camera supervisor', () => {
+describe('a camera supervisor', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let supervisor: CameraSupervisor | undefined;
   beforeAll(async () => {

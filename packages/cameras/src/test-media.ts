@@ -1,30 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { runFfmpeg } from './clip.js';
 import { defaultFfmpegPath, defaultFfprobePath } from './ffmpeg-path.js';
+import { testMedia } from './testing/media.js';
 import type { CameraLogger } from './types.js';
 
 /**
- * Test media for this package's tests (never imported by product code): the shared fixtures, read where
- * they are (`FIXTURES_DIR`, else `../shared/fixtures` beside the repository), and media derived from them
- * with ffmpeg into a temp dir at test time.
+ * Test media for this package's tests (never imported by product code): the repository's test media (found
+ * by `testing/media.ts`), and media made from them or generated with ffmpeg into a temp dir at test time.
  */
 
 export const ffmpegPath = defaultFfmpegPath();
 export const ffprobePath = defaultFfprobePath();
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const fixturesDir = process.env.FIXTURES_DIR ?? resolve(here, '../../../../shared/fixtures');
-export const haveFixtures = existsSync(join(fixturesDir, 'clip-person.mp4'));
-if (!haveFixtures) console.warn(`cameras tests: no fixtures in ${fixturesDir} (set FIXTURES_DIR); skipping`);
-
-export function fixture(name: string): string {
-  return join(fixturesDir, name);
-}
+/** The full path of a test media file (a missing one throws). */
+export const fixture = testMedia;
 
 export async function tempDir(): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), 'homesitter-cameras-'));
@@ -61,6 +53,30 @@ export async function stillStream(image: string, seconds: number, out: string, f
   await ffmpeg([
     '-loop', '1', '-framerate', String(fps), '-t', String(seconds), '-i', image,
     '-vf', 'scale=768:432,format=yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', out,
+  ]);
+  return out;
+}
+
+export interface PatternClipOptions {
+  seconds: number;
+  fps: number;
+  /** H.264 profile and level, as a camera would stream them (e.g. main 3.1, baseline 2.2). */
+  profile: 'baseline' | 'main';
+  level: string;
+}
+
+/**
+ * A camera-like H.264 clip of ffmpeg's test pattern, 768x432 with a keyframe every second (exactly: no scene
+ * cuts), for tests where the picture does not matter (MP4 splitting, HLS). Written to `out`.
+ */
+export async function patternClip(out: string, opts: PatternClipOptions): Promise<string> {
+  // prettier-ignore
+  await ffmpeg([
+    '-f', 'lavfi', '-i', `testsrc=size=768x432:rate=${opts.fps}`, '-t', String(opts.seconds),
+    // ultrafast leaves CABAC out, and x264 then labels even a "main" stream constrained baseline.
+    '-c:v', 'libx264', '-preset', opts.profile === 'main' ? 'veryfast' : 'ultrafast', '-pix_fmt', 'yuv420p',
+    '-profile:v', opts.profile, '-level', opts.level,
+    '-g', String(opts.fps), '-keyint_min', String(opts.fps), '-sc_threshold', '0', out,
   ]);
   return out;
 }

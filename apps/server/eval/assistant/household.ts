@@ -9,9 +9,9 @@
  * is built). The vision models are not run: the eval measures the assistant's deterministic path, not vision
  * (that is `npm run eval:vision`), and stays a few seconds long.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { TestApp } from '../../test/app.js';
+import { fixturePath } from '../../test/fixtures.js';
 import { multipart } from '../../test/images.js';
 import {
   insertActivity,
@@ -115,16 +115,8 @@ export interface Household extends World {
   photos: number;
 }
 
-/** `FIXTURES_DIR`, else the shared fixtures beside the repository; undefined when neither has labels.json. */
-export function fixturesDir(repoRoot: string): string | undefined {
-  const candidates = [process.env.FIXTURES_DIR, join(repoRoot, '..', 'shared', 'fixtures')].filter(
-    (d): d is string => Boolean(d),
-  );
-  return candidates.find((d) => existsSync(join(d, 'labels.json')));
-}
-
 /** Builds the household on a test app whose clock reads HOUSEHOLD_NOW (or later). */
-export async function buildHousehold(t: TestApp, fixtures: string): Promise<Household> {
+export async function buildHousehold(t: TestApp): Promise<Household> {
   const world = await userWithCameras(t, { Home: [...SITES.Home], Cabin: [...SITES.Cabin] });
   const memoryIds: Record<string, string> = {};
   let photos = 0;
@@ -137,7 +129,7 @@ export async function buildHousehold(t: TestApp, fixtures: string): Promise<Hous
   if (created.statusCode !== 201) throw new Error(`memory: ${created.statusCode} ${created.body}`);
   memoryIds.Barack = created.json<{ data: { memory_uuid: string } }>().data.memory_uuid;
   for (const name of ['person-obama-1.jpg', 'person-obama-2.jpg']) {
-    const { payload, headers } = multipart('image', name, 'image/jpeg', readFileSync(join(fixtures, name)));
+    const { payload, headers } = multipart('image', name, 'image/jpeg', readFileSync(fixturePath(name)));
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/users/memories/people/${memoryIds.Barack}/images`,
@@ -148,7 +140,7 @@ export async function buildHousehold(t: TestApp, fixtures: string): Promise<Hous
   }
 
   // Each planted event shows only kinds its fixture really has.
-  const labels = JSON.parse(readFileSync(join(fixtures, 'labels.json'), 'utf8')) as {
+  const labels = JSON.parse(readFileSync(fixturePath('labels.json'), 'utf8')) as {
     files: Record<string, { kinds: string[] }>;
   };
   for (const e of EVENTS) {

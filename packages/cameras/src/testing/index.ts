@@ -11,13 +11,13 @@ export {
 } from './rtsp-server.js';
 export {
   decodeClock,
-  fixturesDir,
   mainAndSub,
   publishScene,
   type PublishOptions,
   type Publication,
   type Scene,
 } from './publisher.js';
+export { testMedia, testMediaDir } from './media.js';
 export {
   startOnvifSimulator,
   type OnvifSimulator,

@@ -6,11 +6,10 @@
  * on a strict device.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
-import { fixturesDir } from './publisher.js';
+import { testMedia } from './media.js';
 
 export interface SimulatedProfile {
   token: string;
@@ -41,7 +40,7 @@ export interface OnvifSimulatorOptions {
   authFailureStatus?: 400 | 401;
   /** Accept connections but never answer (a device that hangs). */
   neverAnswer?: boolean;
-  /** The JPEG served at the snapshot URI; default the shared fixture empty-driveway.jpg. */
+  /** The JPEG served at the snapshot URI; default the test media's empty-driveway.jpg. */
   snapshot?: Buffer;
   /** The address to listen on (any of 127.0.0.0/8 on Linux); default 127.0.0.1. */
   host?: string;
@@ -183,10 +182,6 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
     if (req.method === 'GET' && path === SNAPSHOT_PATH) {
       log.push({ path, operation: 'GET', authenticated: null });
       const jpeg = options.snapshot ?? defaultSnapshot();
-      if (!jpeg) {
-        res.writeHead(404).end();
-        return;
-      }
       res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': jpeg.length }).end(jpeg);
       return;
     }
@@ -226,13 +221,9 @@ export async function startOnvifSimulator(options: OnvifSimulatorOptions): Promi
       .end(xml);
   }
 
-  let snapshotCache: Buffer | null | undefined;
-  function defaultSnapshot(): Buffer | null {
-    if (snapshotCache === undefined) {
-      const dir = fixturesDir();
-      const file = dir ? join(dir, 'empty-driveway.jpg') : '';
-      snapshotCache = file && existsSync(file) ? readFileSync(file) : null;
-    }
+  let snapshotCache: Buffer | undefined;
+  function defaultSnapshot(): Buffer {
+    snapshotCache ??= readFileSync(testMedia('empty-driveway.jpg'));
     return snapshotCache;
   }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeClock, fixturesDir, publishScene } from './publisher.js';
+import { decodeClock, publishScene } from './publisher.js';
 import { startRtspServer, type RtspTestServer } from './rtsp-server.js';
 
 const ffmpegPath = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -82,7 +82,7 @@ describe('clock scene', () => {
   });
 });
 
-describe.skipIf(!fixturesDir())('file scenes', () => {
+describe('file scenes', () => {
   it('publishes a person walking into an empty room at the asked size', async () => {
     const rtsp = await server();
     const publication = await publishScene(rtsp.url('/cam'), 'person-walks-in', { width: 640, height: 360 });

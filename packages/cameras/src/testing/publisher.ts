@@ -11,7 +11,7 @@ import { rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { testMedia } from './media.js';
 import type { RtspTestServer } from './rtsp-server.js';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +25,7 @@ const FFPROBE: string =
  * - `person-walks-in`: an empty room; a person walks in about 4 s into the scene and stands there until
  *   about 8 s (clip-person.mp4), then the empty room again; 20 s, repeated.
  * - `clock`: black/white blocks carrying the wall-clock time each frame was made (see `decodeClock`).
- * - `loop:<file>`: a file (absolute, or a name in the shared fixtures) looped forever.
+ * - `loop:<file>`: a file (absolute, or a name in the test media, test-media/) looped forever.
  */
 export type Scene = 'still' | 'person-walks-in' | 'clock' | `loop:${string}`;
 
@@ -54,19 +54,9 @@ export interface Publication {
   exited: Promise<void>;
 }
 
-/** `FIXTURES_DIR`, else the `shared/fixtures` folder beside the repository; undefined when neither exists. */
-export function fixturesDir(): string | undefined {
-  const beside = fileURLToPath(new URL('../../../../../shared/fixtures/', import.meta.url));
-  return [process.env.FIXTURES_DIR, beside].find((dir): dir is string => Boolean(dir) && existsSync(dir!));
-}
-
+/** A scene's source file: an absolute path as given, else a name in the test media. */
 function fixture(name: string): string {
-  if (isAbsolute(name)) return name;
-  const dir = fixturesDir();
-  if (!dir || !existsSync(join(dir, name))) {
-    throw new Error(`test scene needs the fixture ${name}: set FIXTURES_DIR or provide ../shared/fixtures`);
-  }
-  return join(dir, name);
+  return isAbsolute(name) ? name : testMedia(name);
 }
 
 /**

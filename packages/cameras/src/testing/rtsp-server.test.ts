@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixturesDir, mainAndSub, publishScene, type Publication } from './publisher.js';
+import { mainAndSub, publishScene, type Publication } from './publisher.js';
 import { startRtspServer, type RtspServerOptions, type RtspTestServer } from './rtsp-server.js';
 
 const ffmpegPath = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -52,7 +52,7 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe.skipIf(!fixturesDir())('test RTSP server', () => {
+describe('test RTSP server', () => {
   it('relays main and sub to a player logging in with Digest', async () => {
     const rtsp = await server({ auth: { ...login, scheme: 'digest' } });
     await publish(rtsp);

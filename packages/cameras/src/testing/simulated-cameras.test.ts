@@ -5,7 +5,6 @@ import { configureCamera } from '../configure.js';
 import { runWsDiscovery, type WsDiscoveryAnswer } from '../discovery/ws-discovery.js';
 import { createNetworkPolicy } from '../networks.js';
 import { jpegSize } from '../rtsp-probe.js';
-import { fixturesDir } from './publisher.js';
 import { startSimulatedCameras, type SimulatedCameras } from './simulated-cameras.js';
 
 const LOGIN = { username: 'owner', password: 'p@ss:word' };
@@ -80,25 +79,22 @@ describe('simulated cameras', () => {
     expect(await accepts('127.0.1.2', network.onvifPort)).toBe(false);
   });
 
-  it.skipIf(!fixturesDir())(
-    'streams H.264 from every camera when asked, so configuration succeeds',
-    async () => {
-      const network = await start({
-        count: 2,
-        firstAddress: '127.0.1.20',
-        wsDiscoveryPort: await freeUdpPort(),
-        credentials: LOGIN,
-        media: true,
-      });
-      const camera = network.cameras[1]!;
-      const result = await configureCamera(
-        { type: 'onvif', host: camera.address, port: camera.onvifPort, ...LOGIN },
-        { policy: createNetworkPolicy('127.0.0.0/8') },
-      );
-      expect(result.camera.main.url).toBe(camera.rtspUrl);
-      expect(result.camera.sub?.url).toBe(`rtsp://${camera.address}:${camera.rtspPort}/sub`);
-      expect(result.camera.device).toMatchObject({ manufacturer: 'Homesitter', model: 'SimCam 100' });
-      expect(jpegSize(result.firstFrame)).toEqual({ width: 1280, height: 720 });
-    },
-  );
+  it('streams H.264 from every camera when asked, so configuration succeeds', async () => {
+    const network = await start({
+      count: 2,
+      firstAddress: '127.0.1.20',
+      wsDiscoveryPort: await freeUdpPort(),
+      credentials: LOGIN,
+      media: true,
+    });
+    const camera = network.cameras[1]!;
+    const result = await configureCamera(
+      { type: 'onvif', host: camera.address, port: camera.onvifPort, ...LOGIN },
+      { policy: createNetworkPolicy('127.0.0.0/8') },
+    );
+    expect(result.camera.main.url).toBe(camera.rtspUrl);
+    expect(result.camera.sub?.url).toBe(`rtsp://${camera.address}:${camera.rtspPort}/sub`);
+    expect(result.camera.device).toMatchObject({ manufacturer: 'Homesitter', model: 'SimCam 100' });
+    expect(jpegSize(result.firstFrame)).toEqual({ width: 1280, height: 720 });
+  });
 });

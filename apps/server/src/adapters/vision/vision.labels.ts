@@ -28,7 +28,7 @@ export function kindOfLabel(label: string): ObjectKind | undefined {
 }
 
 /**
- * The lowest detector score reported per kind, chosen with `npm run eval:vision` on the shared fixtures
+ * The lowest detector score reported per kind, chosen with `npm run eval:vision` on the test media
  * (docs/vision.md has the sweep): every labelled person, vehicle and animal scores at or above these, and
  * nothing in the empty scenes does.
  */

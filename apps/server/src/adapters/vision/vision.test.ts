@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
+import { fixturePath } from '../../../test/fixtures.js';
 import { FACE_MATCH_THRESHOLD, faceDistance } from '../../modules/recognition/face-match.js';
 import { createLogger } from '../../platform/logger.js';
 import { createDisabledVisionEngine } from './disabled.vision.js';
@@ -9,18 +9,10 @@ import { createLocalVisionEngine } from './local.vision.js';
 import { UnreadableImageError, type VisionEngine } from './vision.js';
 
 /**
- * The local engine with its real models on the shared fixture photos. Loading the models on the WASM backend
+ * The local engine with its real models on the test media's photos. Loading the models on the WASM backend
  * takes seconds, so one engine serves the whole file.
  */
-const FIXTURES = [
-  'dog.jpg',
-  'person-obama-1.jpg',
-  'person-obama-2.jpg',
-  'person-obama-3.jpg',
-  'group-three-people.jpg',
-  'empty-driveway.jpg',
-];
-const photo = (name: string) => readFileSync(requireFixture(name));
+const photo = (name: string) => readFileSync(fixturePath(name));
 const SLOW = { timeout: 120_000 };
 
 /** One engine for the file, started by the first test that needs it. */
@@ -28,7 +20,7 @@ let shared: VisionEngine | undefined;
 const localEngine = () => (shared ??= createLocalVisionEngine({ log: createLogger('silent') }));
 afterAll(async () => shared?.close());
 
-describeWithFixtures(FIXTURES, 'local vision engine on real photos', () => {
+describe('local vision engine on real photos', () => {
   let engine: VisionEngine;
   beforeAll(() => {
     engine = localEngine();
@@ -124,6 +116,6 @@ function portPromises(name: string, make: () => VisionEngine) {
 
 const disabled = createDisabledVisionEngine();
 portPromises('disabled engine', () => disabled);
-describeWithFixtures(FIXTURES, 'with the models on disk', () => {
+describe('with the models on disk', () => {
   portPromises('local engine', localEngine);
 });

@@ -86,8 +86,8 @@ describe.runIf(hasFfmpeg())('ffmpeg', () => {
     expect(await probeOutput(dir)).toMatchObject({ codec: 'h264', audioCodec: 'aac' });
   });
 
-  it.runIf(fixturePath('clip-person.mp4'))('handles a real camera clip (clip-person.mp4)', async () => {
-    const clip = fixturePath('clip-person.mp4')!;
+  it('handles a real camera clip (clip-person.mp4)', async () => {
+    const clip = fixturePath('clip-person.mp4');
     const info = await ffmpeg.probe(clip);
     expect(info).toMatchObject({ width: 768, height: 432, codec: 'h264', audioCodec: null });
     expect(info.durationSeconds).toBeCloseTo(10.1, 1);

@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { hasFfmpeg } from '../../../test/clips.js';
-import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
+import { fixturePath } from '../../../test/fixtures.js';
 import { UnreadableClipError } from './ffmpeg.js';
 import { extractFrames } from './frames.js';
 
 const ffmpeg = hasFfmpeg();
 
 describe.skipIf(!ffmpeg)('frames of a clip', () => {
-  describeWithFixtures(['clip-person.mp4'], 'from a real camera clip', () => {
+  describe('from a real camera clip', () => {
     it('answers the asked number of JPEG frames at the clip’s size, from a path or from bytes', async () => {
-      const path = requireFixture('clip-person.mp4');
+      const path = fixturePath('clip-person.mp4');
       const fromPath = await extractFrames(path, 4);
       const fromBytes = await extractFrames(readFileSync(path), 3);
       expect([fromPath.length, fromBytes.length]).toEqual([4, 3]);
@@ -22,13 +22,13 @@ describe.skipIf(!ffmpeg)('frames of a clip', () => {
     });
 
     it('spreads the frames over the clip: they differ from one another', async () => {
-      const frames = await extractFrames(requireFixture('clip-person.mp4'), 4);
+      const frames = await extractFrames(fixturePath('clip-person.mp4'), 4);
       const means = await Promise.all(frames.map(async (f) => (await sharp(f).stats()).channels[0]!.mean));
       expect(new Set(means.map((m) => m.toFixed(2))).size).toBe(4);
     });
 
     it('scales large frames down to the edge asked for', async () => {
-      const [frame] = await extractFrames(requireFixture('clip-person.mp4'), 1, { maxEdge: 320 });
+      const [frame] = await extractFrames(fixturePath('clip-person.mp4'), 1, { maxEdge: 320 });
       const meta = await sharp(frame).metadata();
       expect([meta.width, meta.height]).toEqual([320, 180]);
     });

@@ -20,7 +20,7 @@ export interface FaceMatch {
 }
 
 /**
- * Same person below this distance. Measured on the shared fixtures with face-api's descriptor: the same person
+ * Same person below this distance. Measured on the test media with face-api's descriptor: the same person
  * (three photos of identity A) is 0.43–0.47 apart, different people 0.74–0.97 apart; 0.6 sits in the middle of
  * that gap, and is dlib's published tolerance for this ResNet model (docs/vision.md).
  */

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
-import { describeWithFixtures, requireFixture } from '../../../test/fixtures.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../test/fixtures.js';
 import { createLocalVisionEngine } from '../../adapters/vision/local.vision.js';
 import type { VisionEngine } from '../../adapters/vision/vision.js';
 import { createLogger } from '../../platform/logger.js';
 import { groupFaces, isRecurring, type UnknownFace } from './recurring-faces.js';
 
 /**
- * The grouping on real descriptors (face-api on the shared fixtures): identity A's three photos, as if seen on
+ * The grouping on real descriptors (face-api on the test media): identity A's three photos, as if seen on
  * three days, are one group that is offered; the three strangers of the group photo, each seen once, stay
- * three groups of one. Skipped, with a warning, without the fixtures.
+ * three groups of one.
  */
 const PHOTOS = ['person-obama-1.jpg', 'person-obama-2.jpg', 'person-obama-3.jpg', 'group-three-people.jpg'];
 const SLOW = 180_000;
@@ -17,14 +17,14 @@ const SLOW = 180_000;
 let engine: VisionEngine | undefined;
 afterAll(async () => engine?.close());
 
-describeWithFixtures(PHOTOS, 'recurring faces with the real face models', () => {
+describe('recurring faces with the real face models', () => {
   it(
     'groups the same person seen on three days and keeps the strangers apart',
     async () => {
       engine = createLocalVisionEngine({ log: createLogger('silent') });
       const faces: UnknownFace[] = [];
       for (const [day, name] of PHOTOS.entries()) {
-        const found = await engine.embedFaces(readFileSync(requireFixture(name)));
+        const found = await engine.embedFaces(readFileSync(fixturePath(name)));
         for (const [i, f] of found.entries())
           faces.push({
             id: `${name}#${i}`,
