@@ -10,6 +10,9 @@
  * - speed and memory: per-image latency after the models are loaded, model load time, process RSS.
  * Exits 1 when a target is missed: person recall ≥ 0.9 at precision ≥ 0.9; ≥ 90 % of A's faces named;
  * ≤ 5 % false matches.
+ *
+ * Then the camera eval set (`test-media/vision-eval/`, `eval/vision/`): real security-camera frames and
+ * clips, reported per half (tune, held-out); it reports and does not change the exit status.
  */
 import { readFileSync } from 'node:fs';
 import { createLocalVisionEngine } from '../src/adapters/vision/local.vision.js';
@@ -25,6 +28,7 @@ import { extractFrames } from '../src/modules/media/frames.js';
 import { createLogger } from '../src/platform/logger.js';
 import { statusMb, visionChildren } from '../bench/proc.js';
 import { fixturePath, testMediaDir } from '../test/fixtures.js';
+import { evalCameraSet } from '../eval/vision/run-camera-set.js';
 
 interface Labels {
   files: Record<string, { kinds: ObjectKind[]; faces: string[]; identity_count?: number }>;
@@ -264,6 +268,9 @@ for (const pid of visionChildren(process.pid)) {
   );
 }
 await engine.close();
+
+// The real camera footage (issue #30), after the fixtures so their figures above are unchanged.
+await evalCameraSet(repoRoot, log);
 
 const person = chosen.person;
 const misses = [
