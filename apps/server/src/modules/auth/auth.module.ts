@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { AuthContext } from '../../platform/http/route.js';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
@@ -58,6 +59,7 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
   // (`identity.revoked`, every instance including this one).
   context.events.on('user.deleted', ({ subject }) => identities.forget(subject));
   context.events.on('identity.revoked', ({ subject }) => identities.forget(subject));
+  const admin = createAdminGuard(needs.adminToken);
   const guards = createAccessGuards({
     verify: await createTokenVerifier(
       needs.signingKey,
@@ -69,11 +71,17 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
     isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
     isIdentityCurrent: (caller) => identities.isCurrent(caller),
-    admin: createAdminGuard(needs.adminToken),
+    admin,
   });
   return {
     api: {
       guards,
+      /** Whether a request carries the operator's token (ADMIN_TOKEN), for answers with more detail. */
+      isAdmin: (req: FastifyRequest) =>
+        admin(req).then(
+          () => true,
+          () => false,
+        ),
       /** Resolves when the password resets asked for so far have mailed their codes (tests). */
       resetsSettled: () => auth.settled(),
       /**
