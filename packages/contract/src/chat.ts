@@ -4,13 +4,16 @@ import {
   CHAT_MESSAGE_MAX_ATTACHMENTS,
   CHAT_MESSAGE_MAX_LENGTH,
 } from './chat.constants.js';
-import { multiLineText, singleLineText } from './common.js';
+import { clientDate, multiLineText, singleLineText } from './common.js';
 import { CHAT_HISTORY_MAX_PAGE_SIZE, CHAT_HISTORY_PAGE_SIZE } from './constants.js';
 
-const isoDateTime = z.iso.datetime({
-  offset: true,
-  message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T08:00:00Z',
-});
+const isoDateTime = clientDate(
+  'date_time_utc',
+  z.iso.datetime({
+    offset: true,
+    message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T08:00:00Z',
+  }),
+);
 
 export const chatRoleSchema = z.enum(['user', 'agent']);
 export type ChatRole = z.infer<typeof chatRoleSchema>;
