@@ -196,7 +196,11 @@ export async function createServer(deps: AppDeps) {
     ...[activities, ingest, helper, streams, chat, alerts, watches, analysis, recurringFaces, assistant],
     ...[billing, highlights],
   ];
-  registerHealthRoutes(app, { ping: () => database.ping(), mediaTools: () => media.api.report() });
+  registerHealthRoutes(app, {
+    ping: () => database.ping(),
+    mediaTools: () => media.api.report(),
+    isOperator: auth.api.isAdmin,
+  });
   const http = {
     guards: auth.api.guards,
     rateLimit: { max: deps.limits.authPerIpPerMinute, timeWindow: 60_000 },

@@ -11,7 +11,7 @@ import { loadSigningKey, type SigningKey } from '../src/modules/auth/tokens.js';
 import { loadConfig } from '../src/platform/config.js';
 import type { Database } from '../src/platform/db/client.js';
 import { createEventBus } from '../src/platform/events.js';
-import { createLogger } from '../src/platform/logger.js';
+import { createLogger, type Logger } from '../src/platform/logger.js';
 import { codeFromMail, createCaptureMailer } from './capture-mailer.js';
 import { createTestDatabase } from './database.js';
 
@@ -49,6 +49,8 @@ export interface TestAppOptions {
   fanout?: Fanout;
   /** The ID token key, shared by instances that must accept each other's tokens. */
   signingKey?: SigningKey;
+  /** The server's logger (a test reading the log passes one); silent, or TEST_LOG_LEVEL, by default. */
+  log?: Logger;
 }
 
 /** The whole server on a fresh database, a capture mailer and a throwaway key; drive it with `app.inject`. */
@@ -64,7 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const database = options.database ?? (await createTestDatabase());
   const mailer = createCaptureMailer();
-  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const log = options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const deps: AppDeps = {
     ...(await createAdapters(config, {
       log,

@@ -49,7 +49,8 @@ const waiters: { match: (s: (typeof states)[number]) => boolean; resolve: () => 
 
 beforeAll(async () => {
   rtsp = await startRtspServer({ auth: { ...LOGIN, scheme: 'digest' } });
-  t = await createTestApp({ vision: seesPerson });
+  // The simulated cameras listen on loopback, which CAMERA_NETWORKS must list itself.
+  t = await createTestApp({ vision: seesPerson, env: { CAMERA_NETWORKS: '127.0.0.0/8' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   owner = await signUp(t);

@@ -1,6 +1,12 @@
 // The front door of the stream-camera code (DESIGN.md: packages/cameras), for the server and the helper.
 export * from './types.js';
-export { createNetworkPolicy, parseCameraNetworks, DEFAULT_CAMERA_NETWORKS } from './networks.js';
+export {
+  createNetworkPolicy,
+  parseCameraNetworks,
+  hostAddresses,
+  DEFAULT_CAMERA_NETWORKS,
+  DEFAULT_SERVER_CAMERA_NETWORKS,
+} from './networks.js';
 export { configureCamera } from './configure.js';
 export { addressWithoutLogin } from './address.js';
 export { createCameraSupervisor, type CameraSupervisor } from './supervisor.js';

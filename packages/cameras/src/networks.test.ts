@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   CameraNetworksError,
   DEFAULT_CAMERA_NETWORKS,
+  DEFAULT_SERVER_CAMERA_NETWORKS,
   createNetworkPolicy,
+  hostAddresses,
   isAddressAllowed,
   parseCameraNetworks,
   type ResolvedAddress,
@@ -158,7 +160,8 @@ describe('isAddressAllowed', () => {
     expect(allowedBy('0.0.0.0/0', '8.8.8.8')).toBe(true);
     expect(allowedBy('0.0.0.0/0', '255.255.255.255')).toBe(true);
     expect(allowedBy('0.0.0.0/0', '::1')).toBe(false);
-    expect(allowedBy('::/0', '::1')).toBe(true);
+    // Loopback only when listed itself (see "the server's own ports" below).
+    expect(allowedBy('::/0', '::1')).toBe(false);
     expect(allowedBy('::/0', '127.0.0.1')).toBe(false);
     expect(allowedBy('192.168.1.20/32', '192.168.1.20')).toBe(true);
     expect(allowedBy('192.168.1.20/32', '192.168.1.21')).toBe(false);
@@ -181,6 +184,67 @@ describe('isAddressAllowed', () => {
     ]) {
       expect(isAddressAllowed(address, parseCameraNetworks('0.0.0.0/0, ::/0'))).toBe(false);
     }
+  });
+});
+
+describe("the server's own ports", () => {
+  const serverDefaults = parseCameraNetworks(DEFAULT_SERVER_CAMERA_NETWORKS);
+
+  it('leaves loopback and link-local out of the server default, keeping the private ranges', () => {
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1', 'fe80::1', '169.254.1.1'])
+      expect(isAddressAllowed(address, serverDefaults), address).toBe(false);
+    for (const address of ['10.1.2.3', '172.16.0.1', '192.168.1.20', 'fd12::1'])
+      expect(isAddressAllowed(address, serverDefaults), address).toBe(true);
+  });
+
+  it('never lets a wide network bring in loopback, "this host" or link-local: they are listed themselves', () => {
+    const wide = parseCameraNetworks('0.0.0.0/0, ::/0');
+    for (const address of ['127.0.0.1', '0.0.0.0', '0.1.2.3', '::', '::1', '169.254.7.7', 'fe80::1'])
+      expect(isAddressAllowed(address, wide), address).toBe(false);
+    expect(isAddressAllowed('8.8.8.8', wide)).toBe(true);
+    expect(allowedBy('0.0.0.0/0, 127.0.0.0/8', '127.0.0.1')).toBe(true);
+    expect(allowedBy('127.0.0.1', '127.0.0.1')).toBe(true);
+    expect(allowedBy('127.0.0.1', '127.0.0.2')).toBe(false);
+    expect(allowedBy('::1', '::1')).toBe(true);
+    expect(allowedBy('169.254.10.0/24', '169.254.10.9')).toBe(true);
+  });
+
+  it('refuses cloud metadata addresses even when a listed network holds them', () => {
+    for (const [spec, address] of [
+      ['169.254.0.0/16', '169.254.169.254'],
+      ['169.254.169.254', '169.254.169.254'],
+      ['0.0.0.0/0', '::ffff:169.254.169.254'],
+      ['fc00::/7', 'fd00:ec2::254'],
+      [DEFAULT_CAMERA_NETWORKS, 'fd00:ec2::254'],
+      ['100.64.0.0/10', '100.100.100.200'],
+    ])
+      expect(allowedBy(spec!, address!), `${spec} ${address}`).toBe(false);
+  });
+
+  it("refuses the machine's own addresses unless one is listed by itself", () => {
+    const own = ['127.0.0.1', '192.168.1.5', 'fd12::5', 'fe80::5'];
+    expect(isAddressAllowed('192.168.1.5', serverDefaults, own)).toBe(false);
+    expect(isAddressAllowed('::ffff:192.168.1.5', serverDefaults, own)).toBe(false);
+    expect(isAddressAllowed('fd12::5', serverDefaults, own)).toBe(false);
+    expect(isAddressAllowed('192.168.1.6', serverDefaults, own)).toBe(true);
+    const listed = parseCameraNetworks(`${DEFAULT_SERVER_CAMERA_NETWORKS}, 192.168.1.5, 127.0.0.0/8`);
+    expect(isAddressAllowed('192.168.1.5', listed, own)).toBe(true);
+    expect(isAddressAllowed('127.0.0.1', listed, own)).toBe(true);
+  });
+
+  it('checks names and literals against the own addresses of the moment', async () => {
+    let own = ['10.0.0.2'];
+    const { lookup } = fakeLookup({ 'nas.home': [{ address: '10.0.0.2', family: 4 }] });
+    const policy = createNetworkPolicy(DEFAULT_SERVER_CAMERA_NETWORKS, { lookup, ownAddresses: () => own });
+    expect((await refusal(policy.check('10.0.0.2'))).code).toBe('network_not_allowed');
+    expect((await refusal(policy.check('nas.home'))).code).toBe('network_not_allowed');
+    expect((await refusal(policy.check('127.0.0.1'))).code).toBe('network_not_allowed');
+    own = ['10.0.0.3'];
+    await expect(policy.check('nas.home')).resolves.toBe('10.0.0.2');
+  });
+
+  it("reads this machine's addresses from its interfaces, loopback among them", () => {
+    expect(hostAddresses()).toContain('127.0.0.1');
   });
 });
 

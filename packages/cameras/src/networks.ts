@@ -7,11 +7,21 @@
  * form cannot sneak a public IPv4 address past a list of IPv6 networks.
  */
 import { promises as dns } from 'node:dns';
+import { networkInterfaces } from 'node:os';
 import { CameraConfigurationError, type NetworkPolicy } from './types.js';
 
-/** Loopback and the private ranges (RFC 1918, IPv6 unique-local and link-local). */
+/**
+ * Where a camera on the home network may be, seen from the desktop helper on that network: loopback and
+ * the private ranges (RFC 1918, IPv6 unique-local and link-local).
+ */
 export const DEFAULT_CAMERA_NETWORKS =
   '127.0.0.0/8, ::1/128, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7, fe80::/10';
+
+/**
+ * The server's default `CAMERA_NETWORKS`: the private ranges only. Loopback and link-local are the server's
+ * own ports and its neighbours' services, not cameras; an operator who runs a camera there lists it.
+ */
+export const DEFAULT_SERVER_CAMERA_NETWORKS = '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7';
 
 /** One allowed network, parsed. IPv4-mapped IPv6 networks are kept as their IPv4 network. */
 export interface CameraNetwork {
@@ -42,11 +52,36 @@ export type HostLookup = (host: string) => Promise<readonly ResolvedAddress[]>;
 export interface NetworkPolicyOptions {
   /** Resolves a name to all of its addresses; `dns.promises.lookup(host, { all: true })` by default. */
   lookup?: HostLookup;
+  /**
+   * The addresses of the machine that connects (the server's `hostAddresses`): each is refused unless a
+   * network of the list is that very address, so a user cannot make the server probe its own ports
+   * through an address a wide private network happens to contain. None by default.
+   */
+  ownAddresses?: () => readonly string[];
+}
+
+/** Every address of this machine's network interfaces (IPv4 and IPv6, loopback included). */
+export function hostAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }
 
 const IPV4_BITS = 32;
 const IPV6_BITS = 128;
 const MAPPED_PREFIX = 0xffffn;
+
+/**
+ * Ranges no wide network brings in: loopback, "this host" (connecting to 0.0.0.0 reaches loopback) and
+ * link-local. An address in one is allowed only when the list holds a network inside that range
+ * (`127.0.0.0/8`, `127.0.0.1`, `169.254.10.0/24`), never through a wider one such as `0.0.0.0/0`.
+ */
+const GUARDED_RANGES = parseCameraNetworks(
+  '127.0.0.0/8, ::1/128, 0.0.0.0/8, ::/128, 169.254.0.0/16, fe80::/10',
+);
+
+/** Cloud metadata services (AWS, GCP, Azure, ECS, Alibaba): never a camera, whatever the list says. */
+const METADATA_ADDRESSES = parseCameraNetworks(
+  '169.254.169.254, 169.254.170.2, 169.254.169.123, fd00:ec2::254, fd00:ec2::23, 100.100.100.200',
+);
 
 /**
  * Parses a `CAMERA_NETWORKS` value: CIDRs (`10.0.0.0/8`, `fd00::/8`) or single addresses (`192.168.1.20`,
@@ -96,14 +131,50 @@ function parseNetwork(entry: string): CameraNetwork {
 }
 
 /**
- * Whether an address literal lies inside one of the networks. IPv4-mapped IPv6 addresses are judged by
- * their IPv4 address; a zone (`fe80::1%eth0`) is ignored. Anything that is not an address is not allowed.
+ * Whether an address literal may be a camera: inside one of the networks, not a metadata service, and, when
+ * it is loopback, link-local or one of `own` (this machine's addresses), inside a network listed for that
+ * range itself (see GUARDED_RANGES). IPv4-mapped IPv6 addresses are judged by their IPv4 address; a zone
+ * (`fe80::1%eth0`) is ignored. Anything that is not an address is not allowed.
  */
-export function isAddressAllowed(address: string, networks: readonly CameraNetwork[]): boolean {
+export function isAddressAllowed(
+  address: string,
+  networks: readonly CameraNetwork[],
+  own: readonly string[] = [],
+): boolean {
   const ip = normaliseAddress(address);
   if (!ip) return false;
+  if (METADATA_ADDRESSES.some((net) => contains(net, ip))) return false;
+  const listed = networks.filter((net) => contains(net, ip));
+  if (listed.length === 0) return false;
+  const guards = GUARDED_RANGES.filter((range) => contains(range, ip));
+  if (guards.length === 0 && own.some((a) => sameAddress(a, ip))) {
+    guards.push(hostNetwork(ip));
+  }
+  return guards.every((range) => listed.some((net) => within(net, range)));
+}
+
+function contains(net: CameraNetwork, ip: ParsedIp): boolean {
   const bits = ip.family === 4 ? IPV4_BITS : IPV6_BITS;
-  return networks.some((net) => net.family === ip.family && (ip.value & mask(net.prefix, bits)) === net.base);
+  return net.family === ip.family && (ip.value & mask(net.prefix, bits)) === net.base;
+}
+
+/** Whether `net` lies inside `range`: the same family, a prefix at least as long, the same leading bits. */
+function within(net: CameraNetwork, range: CameraNetwork): boolean {
+  return (
+    net.family === range.family &&
+    net.prefix >= range.prefix &&
+    contains(range, { family: net.family, value: net.base })
+  );
+}
+
+function sameAddress(text: string, ip: ParsedIp): boolean {
+  const other = normaliseAddress(text);
+  return other !== null && other.family === ip.family && other.value === ip.value;
+}
+
+function hostNetwork(ip: ParsedIp): CameraNetwork {
+  const prefix = ip.family === 4 ? IPV4_BITS : IPV6_BITS;
+  return { family: ip.family, base: ip.value, prefix, cidr: formatCidr(ip.family, ip.value, prefix) };
 }
 
 /**
@@ -118,6 +189,8 @@ export function createNetworkPolicy(
 ): NetworkPolicy {
   const allowed = typeof networks === 'string' ? parseCameraNetworks(networks) : [...networks];
   const lookup = options.lookup ?? defaultLookup;
+  // Read at every check: interfaces come and go (a VPN, DHCP).
+  const own = options.ownAddresses ?? (() => []);
 
   return {
     async check(host: string): Promise<string> {
@@ -126,7 +199,7 @@ export function createNetworkPolicy(
 
       const literal = normaliseAddress(name);
       if (literal) {
-        if (!isAddressAllowed(name, allowed)) {
+        if (!isAddressAllowed(name, allowed, own())) {
           throw new CameraConfigurationError('network_not_allowed', `${name} is outside CAMERA_NETWORKS`);
         }
         return formatAddress(literal, name);
@@ -142,7 +215,8 @@ export function createNetworkPolicy(
       if (resolved.length === 0) {
         throw new CameraConfigurationError('unreachable', `${name} resolves to no address`);
       }
-      const refused = resolved.filter((r) => !isAddressAllowed(r.address, allowed));
+      const ownNow = own();
+      const refused = resolved.filter((r) => !isAddressAllowed(r.address, allowed, ownNow));
       if (refused.length > 0) {
         throw new CameraConfigurationError(
           'network_not_allowed',

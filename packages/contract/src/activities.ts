@@ -8,14 +8,17 @@ import {
 } from './activities.runtime.js';
 import { recognisedMemorySchema } from './ai.js';
 import { CAMERA_NAME_MAX } from './cameras.runtime.js';
-import { singleLineText } from './common.js';
+import { clientDate, singleLineText } from './common.js';
 import { paginationSchema } from './envelope.js';
 
 const isoDateTime = (name: string) =>
-  z.iso.datetime({
-    offset: true,
-    message: `${name} must be an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z`,
-  });
+  clientDate(
+    name,
+    z.iso.datetime({
+      offset: true,
+      message: `${name} must be an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z`,
+    }),
+  );
 
 export const activityObjectSchema = z.object({
   kind: z.enum(ACTIVITY_OBJECT_KINDS),

@@ -40,6 +40,8 @@ export const CAMERA_CONFIGURATION_ERRORS = {
   no_supported_stream: 'The camera offers no H.264 video stream that can be recorded.',
   timed_out: 'The camera did not answer in time (30 seconds).',
   network_not_allowed: 'This server may not connect to that address (CAMERA_NETWORKS).',
+  // The server answers `unreachable` instead (a closed port and a non-camera look the same to the owner);
+  // the helper, configuring cameras of its own home network, still tells them apart.
   invalid_response: 'The camera answered in a way that is not ONVIF or RTSP.',
 } as const;
 export type CameraConfigurationErrorCode = keyof typeof CAMERA_CONFIGURATION_ERRORS;

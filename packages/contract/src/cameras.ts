@@ -10,7 +10,7 @@ import {
   CAMERA_NOTES_MAX,
   SITE_NAME_MAX,
 } from './cameras.runtime.js';
-import { multiLineText, singleLineText } from './common.js';
+import { clientDate, multiLineText, singleLineText } from './common.js';
 import { MESSAGES } from './messages.js';
 
 export const cameraConfigurationStatusSchema = z.enum(CAMERA_CONFIGURATION_STATUSES);
@@ -96,10 +96,13 @@ export const cameraNameInputSchema = singleLineText(
     .max(CAMERA_NAME_MAX, `Camera names are at most ${CAMERA_NAME_MAX} characters`),
 );
 
-const isoDateTime = z.iso.datetime({
-  offset: true,
-  message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z',
-});
+const isoDateTime = clientDate(
+  'removed_date_time_utc',
+  z.iso.datetime({
+    offset: true,
+    message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z',
+  }),
+);
 
 const credentialValue = (label: string) =>
   singleLineText(label, z.string().max(256, 'At most 256 characters')).nullable();

@@ -4,13 +4,16 @@ import {
   CHAT_MESSAGE_MAX_ATTACHMENTS,
   CHAT_MESSAGE_MAX_LENGTH,
 } from './chat.constants.js';
-import { multiLineText, singleLineText } from './common.js';
+import { CLIENT_DATE_RANGE, clientDate, multiLineText, singleLineText } from './common.js';
 import { CHAT_HISTORY_MAX_PAGE_SIZE, CHAT_HISTORY_PAGE_SIZE } from './constants.js';
 
-const isoDateTime = z.iso.datetime({
-  offset: true,
-  message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T08:00:00Z',
-});
+const isoDateTime = clientDate(
+  'date_time_utc',
+  z.iso.datetime({
+    offset: true,
+    message: 'Use an ISO 8601 date-time, e.g. 2025-01-31T08:00:00Z',
+  }),
+);
 
 export const chatRoleSchema = z.enum(['user', 'agent']);
 export type ChatRole = z.infer<typeof chatRoleSchema>;
@@ -133,9 +136,9 @@ export const activitySummarySchema = z.object({
 });
 export type ActivitySummary = z.infer<typeof activitySummarySchema>;
 
-/** The days `GET activity-summaries` answers for. */
-export const SUMMARY_DATE_MIN = '2000-01-01';
-export const SUMMARY_DATE_MAX = '2999-12-31';
+/** The days `GET activity-summaries` answers for: those of every other date a client sends. */
+export const SUMMARY_DATE_MIN = CLIENT_DATE_RANGE.from;
+export const SUMMARY_DATE_MAX = CLIENT_DATE_RANGE.until;
 
 export const activitySummariesQuerySchema = z.strictObject({
   date: z

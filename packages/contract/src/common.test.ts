@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { addCameraRequestSchema, cameraSettingsPatchSchema } from './cameras.js';
+import { addCameraRequestSchema, cameraSettingsPatchSchema, updateCameraRequestSchema } from './cameras.js';
 import { sendMessageRequestSchema } from './chat.js';
-import { emailSchema, multiLineText, singleLineText } from './common.js';
-import { memoryBodySchema } from './memories.js';
+import { clientDate, emailSchema, multiLineText, singleLineText } from './common.js';
+import { memoryBodySchema, memoryExpirationSchema } from './memories.js';
+import { listActivitiesQuerySchema } from './activities.js';
 import { createUserRequestSchema } from './users.js';
 
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -52,5 +54,37 @@ describe('text fields refuse control characters', () => {
     expect(messages(memoryBodySchema.safeParse({ name: 'Ro\u0008se' }))).toEqual([
       'name must not contain control characters',
     ]);
+  });
+});
+
+describe('dates a client sends', () => {
+  const window = 'must be between 2000-01-01 and 2099-12-31';
+
+  it('refuses instants before 2000 or from 2100 on, naming the field, and leaves bad formats to the format check', () => {
+    const at = clientDate('at', z.iso.datetime({ offset: true, message: 'at is not a date-time' }));
+    for (const v of [
+      '0001-01-01T00:00:00Z',
+      '0099-01-01T00:00:00Z',
+      '1999-12-31T23:59:59.999Z',
+      '2100-01-01T00:00:00Z',
+    ])
+      expect(messages(at.safeParse(v)), v).toEqual([`at ${window}`]);
+    for (const v of ['2000-01-01T00:00:00Z', '2099-12-31T23:59:59Z', '2025-06-01T08:00:00+02:00'])
+      expect(at.safeParse(v).success, v).toBe(true);
+    expect(messages(at.safeParse('yesterday'))).toEqual(['at is not a date-time']);
+  });
+
+  it('holds for every date field of the contract a client sends', () => {
+    const old = '0001-01-01T00:00:00Z';
+    expect(messages(sendMessageRequestSchema.safeParse({ text: 'hi', date_time_utc: old }))).toEqual([
+      `date_time_utc ${window}`,
+    ]);
+    expect(
+      messages(updateCameraRequestSchema.safeParse({ name: 'Porch', removed_date_time_utc: old })),
+    ).toEqual([`removed_date_time_utc ${window}`]);
+    expect(messages(listActivitiesQuerySchema.safeParse({ from: old }))).toContain(`from ${window}`);
+    expect(
+      messages(memoryExpirationSchema.safeParse({ date: '0099-12-31', hour: 1, minute: 0, period: 'AM' })),
+    ).toEqual([`date ${window}`]);
   });
 });

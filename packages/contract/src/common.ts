@@ -31,6 +31,32 @@ export function multiLineText(label: string, base: z.ZodString = z.string()): z.
   });
 }
 
+/**
+ * The instants a date a client sends may name: from 2000-01-01 up to, not including, 2100-01-01 (UTC). A
+ * date outside is a typo or a broken clock; refused with 400 rather than stored as something else (the
+ * database reads year 1 as 2001).
+ */
+export const CLIENT_DATE_RANGE = { from: '2000-01-01', until: '2099-12-31' } as const;
+const CLIENT_DATE_MIN_MS = Date.parse('2000-01-01T00:00:00Z');
+const CLIENT_DATE_MAX_MS = Date.parse('2100-01-01T00:00:00Z');
+
+/**
+ * A date or date-time a client sends (`base` checks its format and says so): inside CLIENT_DATE_RANGE, else
+ * `<label> must be between 2000-01-01 and 2099-12-31`. A value the format check refused is left to it.
+ */
+export function clientDate<T extends z.ZodString | z.ZodISODateTime | z.ZodISODate>(
+  label: string,
+  base: T,
+): T {
+  return base.refine(
+    (v) => {
+      const ms = Date.parse(v);
+      return Number.isNaN(ms) || (ms >= CLIENT_DATE_MIN_MS && ms < CLIENT_DATE_MAX_MS);
+    },
+    { message: `${label} must be between ${CLIENT_DATE_RANGE.from} and ${CLIENT_DATE_RANGE.until}` },
+  ) as T;
+}
+
 export const emailSchema = singleLineText(
   'Email',
   z.string({ message: 'Email is required' }).trim().toLowerCase().max(254, 'Email address is too long'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { multiLineText, singleLineText } from './common.js';
+import { clientDate, multiLineText, singleLineText } from './common.js';
 import {
   MEMORY_CATEGORIES,
   MEMORY_CATEGORY_ALIASES,
@@ -46,7 +46,7 @@ export type MemoryImage = z.infer<typeof memoryImageSchema>;
 
 /** When a short-term memory expires, as a wall-clock time in the user's time zone. */
 export const memoryExpirationSchema = z.strictObject({
-  date: z.iso.date({ message: 'date must be YYYY-MM-DD' }),
+  date: clientDate('date', z.iso.date({ message: 'date must be YYYY-MM-DD' })),
   hour: z.number().int().min(1, 'hour is 1 to 12').max(12, 'hour is 1 to 12'),
   minute: z.number().int().min(0, 'minute is 0 to 59').max(59, 'minute is 0 to 59'),
   period: z.enum(['AM', 'PM']),

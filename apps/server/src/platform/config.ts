@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_CAMERA_NETWORKS } from '@homesitter/cameras';
+import { DEFAULT_SERVER_CAMERA_NETWORKS } from '@homesitter/cameras';
 import { z } from 'zod';
 
 /**
@@ -263,8 +263,8 @@ export const settings = {
   ),
   CAMERA_NETWORKS: setting(
     z.string(),
-    DEFAULT_CAMERA_NETWORKS,
-    'Networks (CIDR, comma-separated) this server may connect to for RTSP/ONVIF cameras; empty: none (a cloud server, cameras come through the desktop helper)',
+    DEFAULT_SERVER_CAMERA_NETWORKS,
+    "Networks (CIDR, comma-separated) this server may connect to for RTSP/ONVIF cameras; empty: none (a cloud server, cameras come through the desktop helper). Loopback, link-local and the server's own addresses count only when listed themselves (e.g. 127.0.0.0/8); cloud metadata addresses never",
   ),
   STREAMS_ENABLED: setting(
     bool,

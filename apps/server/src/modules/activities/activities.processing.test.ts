@@ -3,7 +3,7 @@ import type { Activity } from '@homesitter/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestUser } from '../../../test/app.js';
+import { createTestApp, signUp, TEST_ADMIN_TOKEN, type TestUser } from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
 import { hasFfmpeg, makeClip } from '../../../test/clips.js';
 import { jpegWithLocation } from '../../../test/images.js';
@@ -507,7 +507,11 @@ describe('a server whose media tools cannot run', () => {
   });
 
   it('says in /readyz which tool is missing, while staying ready for everything else', async () => {
-    const res = await b.t.app.inject({ method: 'GET', url: '/readyz' });
+    const res = await b.t.app.inject({
+      method: 'GET',
+      url: '/readyz',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     const { data } = res.json<{
       data: { status: string; media_tools: Record<string, { path: string; error: string | null }> };

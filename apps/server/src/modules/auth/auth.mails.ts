@@ -54,16 +54,17 @@ const TEXTS: Record<MailKind, Record<SupportedLanguage, MailText>> = {
     en: {
       subject: 'Failed sign-ins to your Homesitter account',
       intro:
-        'Someone entered a wrong password for your Homesitter account {attempts} times from the address {address}. Sign-ins from there are paused for 15 minutes; you can still sign in as usual.',
+        'Someone entered a wrong password for your Homesitter account {attempts} times in the last 15 minutes, from {addresses}. Further guesses from there are paused or slowed down; you can still sign in as usual.',
       action: 'If it was not you, choose a new password',
-      outro: 'If it was you, wait a little and try again.',
+      outro: 'If it was you, wait a little and try again, or sign in from another network.',
     },
     de: {
       subject: 'Fehlgeschlagene Anmeldungen bei deinem Homesitter-Konto',
       intro:
-        'Jemand hat {attempts}-mal ein falsches Passwort für dein Homesitter-Konto eingegeben, von der Adresse {address}. Anmeldungen von dort sind 15 Minuten lang gesperrt; du selbst kannst dich weiter anmelden.',
+        'Jemand hat in den letzten 15 Minuten {attempts}-mal ein falsches Passwort für dein Homesitter-Konto eingegeben, von {addresses}. Weitere Versuche von dort werden gesperrt oder verlangsamt; du selbst kannst dich weiter anmelden.',
       action: 'Warst du das nicht, wähle ein neues Passwort',
-      outro: 'Warst du es, warte kurz und versuche es noch einmal.',
+      outro:
+        'Warst du es, warte kurz und versuche es noch einmal, oder melde dich aus einem anderen Netz an.',
     },
   },
 };
@@ -93,10 +94,29 @@ export const verificationMail = (language: SupportedLanguage, to: string, link: 
 export const passwordResetMail = (language: SupportedLanguage, to: string, link: string) =>
   render('reset', language, to, link);
 
-/** To the owner, when wrong passwords from one address paused sign-ins from there. */
+/** Addresses named in the mail at most; the rest are counted. */
+const MAIL_ADDRESSES_SHOWN = 5;
+
+/** "the address 203.0.113.9", "the addresses 203.0.113.9, 198.51.100.7 and 4 more" (and in German). */
+function addressList(language: SupportedLanguage, addresses: readonly string[]): string {
+  const shown = addresses.slice(0, MAIL_ADDRESSES_SHOWN).join(', ');
+  const more = addresses.length - MAIL_ADDRESSES_SHOWN;
+  if (language === 'de') {
+    const noun = addresses.length === 1 ? 'der Adresse' : 'den Adressen';
+    return `${noun} ${shown}${more > 0 ? ` und ${more} weiteren` : ''}`;
+  }
+  const noun = addresses.length === 1 ? 'the address' : 'the addresses';
+  return `${noun} ${shown}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/** To the owner, when wrong passwords for their account pause or slow down sign-ins (once a window). */
 export const lockoutMail = (
   language: SupportedLanguage,
   to: string,
   link: string,
-  failed: { attempts: number; address: string },
-) => render('lockout', language, to, link, { attempts: String(failed.attempts), address: failed.address });
+  failed: { failures: number; addresses: readonly string[] },
+) =>
+  render('lockout', language, to, link, {
+    attempts: String(failed.failures),
+    addresses: addressList(language, failed.addresses),
+  });

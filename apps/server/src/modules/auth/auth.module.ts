@@ -1,7 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { AuthContext } from '../../platform/http/route.js';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
-import { createRateLimiter } from '../../platform/rate-limiter.js';
 import { createAdminGuard } from './admin.guard.js';
 import type { SignupApi } from '../signup/signup.module.js';
 import { createAccessGuards } from './auth.guard.js';
@@ -9,6 +9,7 @@ import { createAuthRepository } from './auth.repository.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { createAuthService, LOCKOUT_WINDOW_MS } from './auth.service.js';
 import { createIdentityPresence } from './identity-presence.js';
+import { createSignInBrake } from './sign-in-brake.js';
 import { createIdTokenSigner, createTokenVerifier, type SigningKey } from './tokens.js';
 
 /**
@@ -20,12 +21,21 @@ const IDENTITY_PRESENCE_TTL_MS = 60_000;
 // What other modules may use besides the API: rules and errors they share.
 export { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
 
+/**
+ * The longest a slowed-down email makes an address that failed wait between guesses: a guesser gets a few
+ * tries an hour; the owner who mistyped during an attack waits at most this (from another address, not at all).
+ */
+const SIGN_IN_MAX_DELAY_MS = 5 * 60_000;
+
 export interface AuthNeeds {
   signup: SignupApi;
   mailer: Mailer;
   signingKey: SigningKey;
   adminToken: string;
-  /** Failed sign-ins per email address from one client address in 15 minutes (10 times that from anywhere). */
+  /**
+   * Failed sign-ins per email address from one client address in 15 minutes before it is paused, and from
+   * anywhere before guesses at that email are slowed down.
+   */
   signInPerEmail: number;
 }
 
@@ -42,10 +52,12 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     publicUrl: config.PUBLIC_URL,
     isSignupEnabled: () => needs.signup.isEnabled(),
     isVerificationExempt: (email) => config.VERIFICATION_EXEMPT_EMAILS.includes(email),
-    signInLimiter: createRateLimiter({ max: needs.signInPerEmail, windowMs: LOCKOUT_WINDOW_MS }),
-    // Ten times the per-address bound, from anywhere: guessing from many addresses stays slow.
-    signInPerEmailLimiter: createRateLimiter({ max: needs.signInPerEmail * 10, windowMs: LOCKOUT_WINDOW_MS }),
-    signInLockoutAttempts: needs.signInPerEmail,
+    signInBrake: createSignInBrake({
+      perAddress: needs.signInPerEmail,
+      freeFailures: needs.signInPerEmail,
+      windowMs: LOCKOUT_WINDOW_MS,
+      maxDelayMs: SIGN_IN_MAX_DELAY_MS,
+    }),
     externalIssuer: config.AUTH_JWKS_URL ? config.AUTH_ISSUER : undefined,
     log,
   });
@@ -58,6 +70,7 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
   // (`identity.revoked`, every instance including this one).
   context.events.on('user.deleted', ({ subject }) => identities.forget(subject));
   context.events.on('identity.revoked', ({ subject }) => identities.forget(subject));
+  const admin = createAdminGuard(needs.adminToken);
   const guards = createAccessGuards({
     verify: await createTokenVerifier(
       needs.signingKey,
@@ -69,11 +82,17 @@ export async function createAuthModule(context: ModuleContext, needs: AuthNeeds)
     exemptEmails: config.VERIFICATION_EXEMPT_EMAILS,
     isLocalIdentityVerified: (identityId) => auth.isEmailVerified(identityId),
     isIdentityCurrent: (caller) => identities.isCurrent(caller),
-    admin: createAdminGuard(needs.adminToken),
+    admin,
   });
   return {
     api: {
       guards,
+      /** Whether a request carries the operator's token (ADMIN_TOKEN), for answers with more detail. */
+      isAdmin: (req: FastifyRequest) =>
+        admin(req).then(
+          () => true,
+          () => false,
+        ),
       /** Resolves when the password resets asked for so far have mailed their codes (tests). */
       resetsSettled: () => auth.settled(),
       /**

@@ -150,6 +150,34 @@ describe('wrong passwords', () => {
   });
 });
 
+describe('the owner cannot be locked out', () => {
+  it('lets the right password in from a clean address after 108 wrong ones from 12 addresses, mailing once', async () => {
+    const limited = await createTestApp({ limits: { authPerIpPerMinute: 1_000, signInPerEmail: 10 } });
+    try {
+      const owner = await signUp(limited);
+      const attempt = (password: string, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in',
+          payload: { email: owner.email, password },
+          remoteAddress,
+        });
+      const codes: number[] = [];
+      for (let i = 0; i < 108; i++)
+        codes.push((await attempt(`guess-${i}`, `203.0.113.${(i % 12) + 1}`)).statusCode);
+      expect(new Set(codes)).toEqual(new Set([401, 429]));
+      const res = await attempt(owner.password, '198.51.100.7');
+      expect(res.statusCode, res.body).toBe(200);
+      await limited.modules.auth.resetsSettled();
+      expect(
+        limited.mailer.sent.filter((m) => m.to === owner.email && m.subject.includes('Failed sign-ins')),
+      ).toHaveLength(1);
+    } finally {
+      await limited.close();
+    }
+  }, 120_000);
+});
+
 describe('tokens', () => {
   it('signs ID tokens verifiable with the published JWKS, with sub, email and email_verified', async () => {
     const user = await signUp(t, { profile: false });

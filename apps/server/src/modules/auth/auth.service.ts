@@ -11,11 +11,11 @@ import type { Mailer } from '../../adapters/mail/mailer.js';
 import { commonErrors } from '../../platform/errors.js';
 import type { AuthContext } from '../../platform/http/route.js';
 import type { Logger } from '../../platform/logger.js';
-import type { RateLimiter } from '../../platform/rate-limiter.js';
 import { authErrors } from './auth.errors.js';
 import { lockoutMail, passwordResetMail, verificationMail } from './auth.mails.js';
 import type { AuthRepository, Identity } from './auth.repository.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
+import type { SignInBrake, SignInFailures } from './sign-in-brake.js';
 import {
   hashIdentity,
   hashOpaqueToken,
@@ -27,7 +27,10 @@ import {
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 const VERIFY_CODE_TTL_MS = 24 * 3600 * 1000;
 const RESET_CODE_TTL_MS = 3600 * 1000;
-/** How long wrong passwords pause sign-ins from one address (the sign-in limiter's window). */
+/**
+ * How long wrong passwords pause sign-ins from one address (the sign-in brake's window), and the owner is
+ * told of failed sign-ins at most once in it.
+ */
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 
 export interface AuthServiceDeps {
@@ -39,14 +42,11 @@ export interface AuthServiceDeps {
   /** VERIFICATION_EXEMPT_EMAILS: test accounts that may skip verification. */
   isVerificationExempt: (email: string) => boolean;
   /**
-   * Sign-in attempts per email address and client address: wrong passwords from one address pause that
-   * address only, so nobody can lock the owner out of their own account.
+   * Wrong passwords pause the address they come from and slow down further guesses at the email from
+   * addresses that failed; a right password from an address without failures is always let in, so nobody
+   * can lock the owner out of their own account (sign-in-brake.ts).
    */
-  signInLimiter: RateLimiter;
-  /** Attempts per email address from anywhere: a far higher bound on guessing from many addresses. */
-  signInPerEmailLimiter?: RateLimiter;
-  /** Failed attempts from one address that pause it (the owner is told by mail). */
-  signInLockoutAttempts?: number;
+  signInBrake: SignInBrake;
   log: Logger;
   /** The external issuer (`AUTH_ISSUER`) whose deleted identities are recorded, when one is configured. */
   externalIssuer?: string | undefined;
@@ -85,18 +85,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     await mailer.send(passwordResetMail(languageOf(identity), identity.email, link));
   }
 
-  /** Addresses whose pause the owner has been told of, until the pause ends. */
-  const toldLockouts = new Map<string, number>();
+  /** Accounts whose owner was told of failed sign-ins, until when no other mail is sent. */
+  const toldOwners = new Map<string, number>();
 
-  async function mailLockout(identity: Identity, address: string): Promise<void> {
-    const key = `${identity.id}\n${address}`;
+  /** Tells the owner that wrong passwords hold back sign-ins to their account: once a window, after the answer. */
+  function tellOwner(identity: Identity, failed: SignInFailures): void {
     const at = now().getTime();
-    for (const [k, until] of toldLockouts) if (until <= at) toldLockouts.delete(k);
-    if (toldLockouts.has(key)) return;
-    toldLockouts.set(key, at + LOCKOUT_WINDOW_MS);
+    for (const [id, until] of toldOwners) if (until <= at) toldOwners.delete(id);
+    if (toldOwners.has(identity.id)) return;
+    toldOwners.set(identity.id, at + LOCKOUT_WINDOW_MS);
     const link = `${deps.publicUrl}/forgot-password`;
-    const attempts = deps.signInLockoutAttempts ?? 10;
-    await mailer.send(lockoutMail(languageOf(identity), identity.email, link, { attempts, address }));
+    const mail = lockoutMail(languageOf(identity), identity.email, link, failed);
+    const work = mailer
+      .send(mail)
+      .catch((err: unknown) => log.error({ err }, 'lockout mail failed'))
+      .finally(() => resets.delete(work));
+    resets.add(work);
   }
 
   async function issueSession(identity: Identity, familyId: string = randomUUID()): Promise<AuthSession> {
@@ -167,22 +171,16 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async signIn(email: string, password: string, address = 'unknown'): Promise<AuthSession> {
-      const key = `${email}\n${address}`;
-      const wait = Math.max(deps.signInLimiter.hit(key), deps.signInPerEmailLimiter?.hit(email) ?? 0);
+      const wait = deps.signInBrake.attempt(email, address);
       if (wait > 0) throw commonErrors.rateLimited(wait);
       const identity = await repo.findIdentityByEmail(email);
       const ok = await verifyPassword(password, identity?.passwordHash ?? (await DUMMY_HASH_PROMISE));
       if (!identity || !ok) {
-        // The attempt that pauses this address tells the owner, once per pause, after the answer.
-        if (identity && deps.signInLimiter.waitFor(key) > 0) {
-          const work = mailLockout(identity, address)
-            .catch((err: unknown) => log.error({ err }, 'lockout mail failed'))
-            .finally(() => resets.delete(work));
-          resets.add(work);
-        }
+        const failed = deps.signInBrake.failures(email, address);
+        if (identity && (failed.addressPaused || failed.slowed)) tellOwner(identity, failed);
         throw authErrors.invalidCredentials();
       }
-      deps.signInLimiter.reset(key);
+      deps.signInBrake.succeeded(email, address);
       return issueSession(identity);
     },
 

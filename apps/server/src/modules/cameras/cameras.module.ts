@@ -1,4 +1,4 @@
-import { createNetworkPolicy, parseCameraNetworks } from '@homesitter/cameras';
+import { createNetworkPolicy, hostAddresses, parseCameraNetworks } from '@homesitter/cameras';
 import { ACTIVITY_GROUPING_SECONDS } from '@homesitter/contract';
 import { createSignedUrlCache } from '../media/media.module.js';
 import type { SecretBox } from '../../platform/secrets.js';
@@ -30,8 +30,11 @@ export function createCamerasModule(
 ) {
   const { config, events } = context;
   const repo = createCamerasRepository(context.database.db);
-  // A bad CAMERA_NETWORKS stops the server at start, with the entry named.
-  const networks = createNetworkPolicy(parseCameraNetworks(config.CAMERA_NETWORKS));
+  // A bad CAMERA_NETWORKS stops the server at start, with the entry named. The server's own addresses are
+  // never cameras unless listed one by one: no probing of its own ports through a private network.
+  const networks = createNetworkPolicy(parseCameraNetworks(config.CAMERA_NETWORKS), {
+    ownAddresses: hostAddresses,
+  });
   const snapshots = createSignedUrlCache({
     sign: (key, ttl) => context.storage.signedUrl(key, ttl),
     urlTtlSeconds: config.MEDIA_URL_TTL,

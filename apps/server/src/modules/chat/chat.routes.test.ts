@@ -76,6 +76,32 @@ describe('sending a message', () => {
     expect(empty.statusCode).toBe(400);
   });
 
+  it('refuses a time outside 2000 to 2099 with 400 naming the field, instead of storing another date', async () => {
+    const fresh = await signUp(t);
+    for (const date_time_utc of [
+      '0001-01-01T00:00:00Z',
+      '0099-06-01T12:00:00Z',
+      '1999-12-31T23:59:59Z',
+      '2000-01-01T00:30:00+01:00',
+      '2100-01-01T00:00:00Z',
+    ]) {
+      const res = await send(fresh, { text: 'hi', date_time_utc });
+      expect(res.statusCode, date_time_utc).toBe(400);
+      expect(res.json()).toMatchObject({
+        success: false,
+        message: MESSAGES.sendMessageFailed,
+        code: 'validation_failed',
+        details: [
+          { field: 'date_time_utc', message: 'date_time_utc must be between 2000-01-01 and 2099-12-31' },
+        ],
+      });
+    }
+    expect((await history(fresh)).json().data).toHaveLength(0);
+    const first = await send(fresh, { text: 'hi', date_time_utc: '2000-01-01T00:00:00Z' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().data.date_time_utc).toBe('2000-01-01T00:00:00.000Z');
+  });
+
   it("accepts only the user's own signed media as images", async () => {
     const roseId = await userIdOf(rose);
     const signer = createMediaSigner(TEST_MEDIA_SECRET, 'http://homesitter.test');

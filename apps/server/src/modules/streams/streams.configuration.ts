@@ -4,7 +4,7 @@ import {
   type NetworkPolicy,
   type ConfigurationResult,
 } from '@homesitter/cameras';
-import { CAMERA_CONFIGURATION_S } from '@homesitter/contract';
+import { CAMERA_CONFIGURATION_S, type CameraConfigurationErrorCode } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import type { StreamCamera, StreamCameras } from '../cameras/cameras.module.js';
 
@@ -52,7 +52,7 @@ export function createConfigurationRunner(deps: ConfigurationDeps) {
     } catch (err) {
       // Shutting down: the camera stays `configuring` and the next start configures it again.
       if (controller.signal.aborted) return;
-      const code = err instanceof CameraConfigurationError ? err.code : 'invalid_response';
+      const code = err instanceof CameraConfigurationError ? outwardCode(err.code) : 'unreachable';
       if (err instanceof CameraConfigurationError)
         log.info({ cameraId, reason: err.message }, 'stream camera not configured');
       else log.warn({ err, cameraId }, 'stream camera configuration failed unexpectedly');
@@ -97,3 +97,12 @@ export function createConfigurationRunner(deps: ConfigurationDeps) {
   };
 }
 export type ConfigurationRunner = ReturnType<typeof createConfigurationRunner>;
+
+/**
+ * What the owner is told: a closed port and a port where something other than a camera answers get the
+ * same code (and words), so configuring a camera cannot map which ports of a host are open. The log keeps
+ * the difference.
+ */
+function outwardCode(code: CameraConfigurationErrorCode): CameraConfigurationErrorCode {
+  return code === 'invalid_response' ? 'unreachable' : code;
+}

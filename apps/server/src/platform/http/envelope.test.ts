@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { createTestApp, signUp, TEST_ADMIN_TOKEN, type TestApp, type TestUser } from '../../../test/app.js';
 
 let t: TestApp;
 let user: TestUser;
@@ -84,9 +84,26 @@ describe('bad input never answers 5xx', () => {
 });
 
 describe('health', () => {
-  it('answers /healthz and /readyz while the database is up', async () => {
+  it('answers /healthz and /readyz while the database is up, with no detail for strangers', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({
+    const anonymous = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(anonymous.json()).toEqual({ success: true, data: { status: 'ready' } });
+    expect(anonymous.body).not.toMatch(/ffmpeg|ffprobe|node_modules|\//);
+    const wrongToken = await t.app.inject({
+      method: 'GET',
+      url: '/readyz',
+      headers: { authorization: 'Bearer not-the-admin-token' },
+    });
+    expect(wrongToken.json()).toEqual({ success: true, data: { status: 'ready' } });
+  });
+
+  it('shows the media tools, their paths and versions to the operator in /readyz', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/readyz',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(res.json()).toEqual({
       success: true,
       data: {
         status: 'ready',

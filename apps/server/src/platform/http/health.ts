@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** One external tool's state at start, as `/readyz` reports it. */
 export interface ToolStatus {
@@ -9,23 +9,29 @@ export interface ToolStatus {
 
 /**
  * `/healthz`: the process answers. `/readyz`: the database answers (else 503); `status` says `degraded`
- * when a media tool cannot run: the server still takes every upload (clips are kept as sent), but says
- * what it lacks.
+ * when a media tool cannot run: the server still takes every upload (clips are kept as sent). Which tool,
+ * where it is installed and its version are shown to the operator only (`Authorization: Bearer
+ * <ADMIN_TOKEN>`, as `npm run admin` sends it): install paths and versions tell a stranger what to attack.
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
-  deps: { ping: () => Promise<boolean>; mediaTools: () => Promise<Record<string, ToolStatus>> },
+  deps: {
+    ping: () => Promise<boolean>;
+    mediaTools: () => Promise<Record<string, ToolStatus>>;
+    /** Whether the request carries the operator's token; never throws. */
+    isOperator: (req: FastifyRequest) => Promise<boolean>;
+  },
 ): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     const [ready, tools] = await Promise.all([deps.ping(), deps.mediaTools()]);
-    if (!ready)
-      return reply.status(503).send({ success: false, code: 'internal', message: 'Database unreachable' });
-    const missing = Object.values(tools).filter((t) => t.error);
+    if (!ready) return reply.status(503).send({ success: false, code: 'internal', message: 'Not ready' });
+    const status = Object.values(tools).some((t) => t.error) ? 'degraded' : 'ready';
+    if (!(await deps.isOperator(req))) return { success: true, data: { status } };
     return {
       success: true,
       data: {
-        status: missing.length ? 'degraded' : 'ready',
+        status,
         media_tools: Object.fromEntries(
           Object.entries(tools).map(([name, t]) => [
             name,

@@ -15,7 +15,11 @@ async function server(env: Record<string, string>, options: HttpServerOptions = 
   const config = loadConfig({ DATA_DIR: '/tmp/hs-load-shedding', ...env });
   const app = await createHttpServer(config, createLogger('silent'), [], options);
   apps.push(app);
-  registerHealthRoutes(app, { ping: async () => true, mediaTools: async () => ({}) });
+  registerHealthRoutes(app, {
+    ping: async () => true,
+    mediaTools: async () => ({}),
+    isOperator: async () => false,
+  });
   app.get('/api/ping', async () => ({ success: true, data: { pong: true } }));
   return app;
 }

@@ -84,7 +84,9 @@ export function route<E extends Endpoint>(
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     },
     // Access is checked before the body is parsed: a caller without a token learns nothing about the input.
-    onRequest: guards[endpoint.access],
+    // A copy per route: plugins such as @fastify/rate-limit push their hook into the route's list, and a
+    // shared list would carry one route's limit onto every route of that access level.
+    onRequest: [...guards[endpoint.access]],
     handler: async (req, reply) => {
       reply.status(status);
       // Fastify has validated body, query and params against the endpoint's own schemas before this runs,
