@@ -418,11 +418,13 @@ async function sayGoodbye(connection: FtpConnection): Promise<void> {
 
 /** What ftp-srv writes into PASV replies; replaced per connection by writePassiveAddress. */
 const PASV_PLACEHOLDER = '0.0.0.0';
+const PLACEHOLDER_IN_REPLY = PASV_PLACEHOLDER.replace(/\./g, ',');
 
 /** The parts of ftp-srv's data connector used here (untyped in ftp-srv). */
 interface DataConnector {
   type: string | false;
   dataServer: Server | null;
+  closeSocket(): void;
   closeServer(): void;
 }
 const connectorOf = (connection: FtpConnection) =>
@@ -434,15 +436,16 @@ function holdsPassiveListener(connection: FtpConnection): boolean {
 }
 
 /**
- * Closes the session's passive listener, if any, and waits until it is closed: ftp-srv resets the session's
- * connector when it is, which must happen before a new one is set up, not after. A transfer still running on
- * it finishes first.
+ * Closes the session's passive listener and its data connection, if any, and waits until the listener is
+ * closed: ftp-srv resets the session's connector then, which must happen before a new one is set up, not
+ * after. (A data connection left open, say one the client never sent a STOR on, would keep it open.)
  */
 async function closePassiveListener(connection: FtpConnection): Promise<void> {
   const connector = connectorOf(connection);
   const server = connector?.type === 'passive' ? connector.dataServer : null;
   if (!connector || !server) return;
   const closed = once(server, 'close').catch(() => undefined);
+  connector.closeSocket();
   connector.closeServer();
   await closed;
 }
@@ -454,15 +457,11 @@ function writePassiveAddress(connection: FtpConnection, configured: () => Promis
   const reply = connection.reply.bind(connection);
   connection.reply = (options: number | object, ...letters: unknown[]) => {
     const text = letters[0];
-    if (
-      options !== 227 ||
-      typeof text !== 'string' ||
-      !text.includes(`(${PASV_PLACEHOLDER.replace(/\./g, ',')},`)
-    )
+    if (options !== 227 || typeof text !== 'string' || !text.includes(`(${PLACEHOLDER_IN_REPLY},`))
       return reply(options, ...letters);
     return configured().then((address) => {
       const host = passiveAddressFor(control, address).replace(/\./g, ',');
-      return reply(227, text.replace(PASV_PLACEHOLDER.replace(/\./g, ','), host), ...letters.slice(1));
+      return reply(227, text.replace(PLACEHOLDER_IN_REPLY, host), ...letters.slice(1));
     });
   };
 }

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ftpLogin, type FtpSession } from './ingest.net-client.js';
 import {
@@ -57,6 +59,22 @@ describe('FTP passive ports', () => {
     expect((await greedy.store('/Greedy/a.jpg', await smallJpeg(), 'PASV')).reply.code).toBe(226);
     greedy.close();
     other.close();
+    await vi.waitFor(() => expect(listeningPorts(...h.pasvRange)).toEqual([]), { timeout: 10_000 });
+  });
+
+  it('answers a new EPSV while the previous data connection is open and unused, then uploads', async () => {
+    const session = await open(users[2]!);
+    const first = await session.send('EPSV');
+    const port = Number(/\|\|\|(\d+)\|/.exec(first.text)?.[1]);
+    const data = connect({ host: '127.0.0.1', port });
+    data.on('error', () => undefined);
+    await once(data, 'connect');
+    // The data connection that never carried a STOR is closed with its listener.
+    const closed = once(data, 'close');
+    expect((await session.send('EPSV')).code).toBe(229);
+    await closed;
+    expect((await session.store('/Unused/a.jpg', await smallJpeg(), 'EPSV')).reply.code).toBe(226);
+    session.close();
     await vi.waitFor(() => expect(listeningPorts(...h.pasvRange)).toEqual([]), { timeout: 10_000 });
   });
 
