@@ -166,15 +166,20 @@ describe.skipIf(Boolean(noNetns))(
 
     beforeAll(async () => {
       removeNamespace(); // a leftover of a run that was killed
-      ip('netns', 'add', ns);
-      ip('link', 'add', vethHost, 'type', 'veth', 'peer', 'name', vethCamera);
-      ip('link', 'set', vethCamera, 'netns', ns);
-      ip('addr', 'add', `${server}/29`, 'dev', vethHost);
-      ip('addr', 'add', `${second}/29`, 'dev', vethHost);
-      ip('link', 'set', vethHost, 'up');
-      ip('netns', 'exec', ns, 'ip', 'addr', 'add', `${subnet}.6/29`, 'dev', vethCamera);
-      ip('netns', 'exec', ns, 'ip', 'link', 'set', vethCamera, 'up');
-      ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
+      try {
+        ip('netns', 'add', ns);
+        ip('link', 'add', vethHost, 'type', 'veth', 'peer', 'name', vethCamera);
+        ip('link', 'set', vethCamera, 'netns', ns);
+        ip('addr', 'add', `${server}/29`, 'dev', vethHost);
+        ip('addr', 'add', `${second}/29`, 'dev', vethHost);
+        ip('link', 'set', vethHost, 'up');
+        ip('netns', 'exec', ns, 'ip', 'addr', 'add', `${subnet}.6/29`, 'dev', vethCamera);
+        ip('netns', 'exec', ns, 'ip', 'link', 'set', vethCamera, 'up');
+        ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
+      } catch (err) {
+        removeNamespace();
+        throw err;
+      }
       h = await startIngestHarness({}, { HOST: server });
       withPublicHost = await h.t.modules.ingest.startServers({
         HOST: '0.0.0.0',
