@@ -32,6 +32,17 @@ describe('config', () => {
     );
   });
 
+  it('takes a PUBLIC_HOST set on purpose as the FTP passive address, never the one derived from PUBLIC_URL', () => {
+    const derived = loadConfig({ PUBLIC_URL: 'https://home.example.com' });
+    expect(derived.PUBLIC_HOST).toBe('home.example.com');
+    expect(derived.FTP_PUBLIC_HOST).toBeUndefined();
+    expect(loadConfig({ PUBLIC_HOST: 'cams.example.com' }).FTP_PUBLIC_HOST).toBe('cams.example.com');
+    expect(
+      loadConfig({ PUBLIC_HOST: 'cams.example.com', FTP_PUBLIC_HOST: '203.0.113.9' }).FTP_PUBLIC_HOST,
+    ).toBe('203.0.113.9');
+    expect(() => loadConfig({ FTP_PASV_PER_USER: '0' })).toThrow(/FTP_PASV_PER_USER/);
+  });
+
   it('parses lists and booleans', () => {
     const c = loadConfig({ VERIFICATION_EXEMPT_EMAILS: ' A@x.com, b@y.com ,', SIGNUP_ENABLED: 'off' });
     expect(c.VERIFICATION_EXEMPT_EMAILS).toEqual(['a@x.com', 'b@y.com']);

@@ -232,7 +232,17 @@ export const settings = {
   FTP_PUBLIC_HOST: setting(
     optionalString,
     undefined,
-    'IPv4 address (or name resolving to it) cameras reach for FTP passive data (default: `PUBLIC_HOST`, else 127.0.0.1)',
+    'IPv4 address (or name resolving to it) cameras reach for FTP passive data (default: `PUBLIC_HOST` when set, else the address each camera connected to; cameras on this machine always get the latter)',
+  ),
+  FTP_PASV_PER_USER: setting(
+    z.coerce.number().int().min(1),
+    '20',
+    'FTP passive data ports one camera upload login may hold at once over all its sessions (each session holds one at most); more get 425',
+  ),
+  FTP_PASV_PER_ADDRESS: setting(
+    z.coerce.number().int().min(1),
+    '30',
+    'FTP passive data ports the sessions from one client address may hold at once; more get 425',
   ),
   FTP_TLS_CERT: setting(
     optionalString,
@@ -504,6 +514,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // `npm start` and `npm run admin` at the root agree on ./data.
   config.DATA_DIR = resolve(env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
   config.PUBLIC_URL = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  // Only a PUBLIC_HOST set on purpose is a passive FTP address: the one derived from PUBLIC_URL (localhost by
+  // default) may not be reachable from a camera, while the address it connected to is.
+  config.FTP_PUBLIC_HOST = config.FTP_PUBLIC_HOST ?? config.PUBLIC_HOST;
   config.PUBLIC_HOST = config.PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname;
   // Billing limits users to their free events when asked to, or by default once Stripe is configured.
   config.BILLING_ENABLED = config.BILLING_ENABLED ?? config.STRIPE_SECRET_KEY !== undefined;

@@ -15,6 +15,7 @@ const upload = (seconds: number): UploadRow => ({
   mediaKind: 'image',
   contentType: 'image/jpeg',
   sizeBytes: 1,
+  contentSha256: null,
   receivedAt: at(seconds),
   status: 'pending',
   activityId: null,

@@ -20,8 +20,15 @@ export interface FtpIngestOptions {
   port: number;
   pasvMin: number;
   pasvMax: number;
-  /** Address (or name of one) passive-mode clients connect to; loopback clients get 127.0.0.1. */
-  publicHost: string;
+  /**
+   * Address (or name of one) passive-mode clients connect to. Unset: the address the client's control
+   * connection reached. Clients on this machine (loopback) always get the address they reached.
+   */
+  publicHost?: string | undefined;
+  /** Open passive listeners one login may hold over all its sessions (each session holds one at most). */
+  pasvPerUser: number;
+  /** Open passive listeners the sessions from one client address may hold together. */
+  pasvPerAddress: number;
   tls?: { certFile: string; keyFile: string } | undefined;
 }
 
@@ -201,15 +208,15 @@ class CameraUploadFileSystem {
 }
 
 /**
- * The IPv4 address a PASV reply carries (four numbers, not a name) for `host`, looked up when first needed so
- * a name that does not resolve yet does not stop the server; until it does, passive replies say 127.0.0.1
- * (EPSV, which most clients try first, carries no address and works regardless).
+ * The IPv4 address a PASV reply carries (four numbers, not a name) for the configured `host`, looked up when
+ * first needed so a name that does not resolve yet does not stop the server; until it does, undefined (the
+ * reply then carries the address the client reached). EPSV, which most clients try first, carries no address.
  */
-function passiveAddress(host: string, log: Logger): () => Promise<string> {
+function configuredPassiveAddress(host: string | undefined, log: Logger): () => Promise<string | undefined> {
   let resolved: string | undefined;
   let warned = false;
   return async () => {
-    if (resolved) return resolved;
+    if (!host || resolved) return resolved;
     if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return (resolved = host);
     try {
       return (resolved = (await lookup(host, { family: 4 })).address);
@@ -217,20 +224,67 @@ function passiveAddress(host: string, log: Logger): () => Promise<string> {
       if (!warned)
         log.warn({ err, host }, 'FTP passive host does not resolve; set FTP_PUBLIC_HOST to an IPv4 address');
       warned = true;
-      return '127.0.0.1';
+      return undefined;
     }
   };
 }
 
-const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+const unmapped = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+const isLoopback = (ip: string) => ip === '::1' || unmapped(ip).startsWith('127.');
+
+/**
+ * Where a passive client is told to connect: a client on this machine to the address it reached (the public
+ * address may not loop back); others to the configured address when there is one, else also to the address
+ * they reached, which is the one address of this server known to be reachable from them.
+ */
+export function passiveAddressFor(
+  control: { localAddress: string; remoteAddress: string },
+  configured: string | undefined,
+): string {
+  const local = unmapped(control.localAddress);
+  if (isLoopback(control.remoteAddress) || !configured) return local;
+  return configured;
+}
 
 export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpIngestServer> {
   const { log } = options;
-  const publicAddress = passiveAddress(options.publicHost, log);
+  const publicAddress = configuredPassiveAddress(options.publicHost, log);
   const failedLogins = createLoginFailures();
   const connections = new Set<FtpConnection>();
   const commandsRunning = new Set<Promise<unknown>>();
+  /** The user each signed-in session belongs to (for the per-user cap of passive listeners). */
+  const userOf = new WeakMap<FtpConnection, string>();
+  /** Sessions between accepting a PASV/EPSV and its listener being set up (they count as holding one). */
+  const opening = new Set<FtpConnection>();
   let draining = false;
+
+  /**
+   * Before ftp-srv takes a PASV/EPSV: the session's previous listener is closed (ftp-srv would leave it open
+   * for 30 s, so one session could take every port), and a session over the user's or its address's cap of
+   * open listeners is answered 425 with the reason. Answers true when the command may go on.
+   */
+  async function admitPassive(connection: FtpConnection): Promise<boolean> {
+    await closePassiveListener(connection);
+    const userId = userOf.get(connection);
+    if (!userId) return true; // not signed in: ftp-srv answers 530
+    let ofUser = 0;
+    let ofAddress = 0;
+    for (const other of connections) {
+      if (other === connection || !(opening.has(other) || holdsPassiveListener(other))) continue;
+      if (userOf.get(other) === userId) ofUser += 1;
+      if (other.ip === connection.ip) ofAddress += 1;
+    }
+    const over =
+      ofUser >= options.pasvPerUser
+        ? `this login has ${options.pasvPerUser} passive connections open, the most it may`
+        : ofAddress >= options.pasvPerAddress
+          ? `your address has ${options.pasvPerAddress} passive connections open, the most it may`
+          : undefined;
+    if (!over) return true;
+    log.info({ userId, ip: connection.ip, ofUser, ofAddress }, 'FTP passive connection refused: cap reached');
+    await connection.reply(425, `Too many transfers at once: ${over}; send again when one is done`);
+    return false;
+  }
 
   // ftp-srv quits the process on SIGTERM/SIGINT itself; the app drains it in order instead.
   const signalListeners = new Map(
@@ -240,9 +294,10 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
     url: `ftp://${options.host}:${options.port}`,
     pasv_min: options.pasvMin,
     pasv_max: options.pasvMax,
-    // ftp-srv also accepts a function of the client's address here (its typings do not say so).
-    pasv_url: ((clientIp: string) =>
-      isLoopback(clientIp) ? '127.0.0.1' : publicAddress) as unknown as string,
+    // ftp-srv knows only the client's address when it writes a PASV reply, but the address of the control
+    // connection decides: the reply carries a placeholder that writePassiveAddress replaces per connection.
+    // (The function form, untyped in ftp-srv, keeps it from putting a loopback client's own address there.)
+    pasv_url: (() => PASV_PLACEHOLDER) as unknown as string,
     greeting: 'Homesitter camera uploads',
     anonymous: false,
     tls: options.tls
@@ -271,6 +326,7 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
         }
         failedLogins.succeeded(ip, username);
         const fs = new CameraUploadFileSystem(userId, options);
+        userOf.set(connection, userId);
         interceptFailedStorReply(connection, fs);
         resolve({ fs: fs as unknown as FileSystem });
       },
@@ -286,7 +342,20 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   // "connect" is missing from ftp-srv's typings; it comes before the connection's first command.
   (server as unknown as EventEmitter).on('connect', ({ connection }: { connection: FtpConnection }) => {
     connections.add(connection);
-    guardCommands(connection, { draining: () => draining, running: commandsRunning });
+    writePassiveAddress(connection, publicAddress);
+    guardCommands(connection, {
+      draining: () => draining,
+      running: commandsRunning,
+      beforePassive: async () => {
+        opening.add(connection);
+        const admitted = await admitPassive(connection).catch((err: unknown) => {
+          opening.delete(connection);
+          throw err;
+        });
+        if (!admitted) opening.delete(connection);
+        return admitted && (() => opening.delete(connection));
+      },
+    });
   });
   server.on('disconnect', ({ connection }) => connections.delete(connection));
   server.on('client-error', ({ error }) => log.debug({ err: error }, 'FTP client error'));
@@ -347,20 +416,95 @@ async function sayGoodbye(connection: FtpConnection): Promise<void> {
   clearTimeout(timer);
 }
 
+/** What ftp-srv writes into PASV replies; replaced per connection by writePassiveAddress. */
+const PASV_PLACEHOLDER = '0.0.0.0';
+const PLACEHOLDER_IN_REPLY = PASV_PLACEHOLDER.replace(/\./g, ',');
+
+/** The parts of ftp-srv's data connector used here (untyped in ftp-srv). */
+interface DataConnector {
+  type: string | false;
+  dataServer: Server | null;
+  closeSocket(): void;
+  closeServer(): void;
+}
+const connectorOf = (connection: FtpConnection) =>
+  (connection as unknown as { connector?: DataConnector }).connector;
+
+function holdsPassiveListener(connection: FtpConnection): boolean {
+  const connector = connectorOf(connection);
+  return connector?.type === 'passive' && connector.dataServer !== null;
+}
+
+/**
+ * Closes the session's passive listener and its data connection, if any, and waits until the listener is
+ * closed: ftp-srv resets the session's connector then, which must happen before a new one is set up, not
+ * after. (A data connection left open, say one the client never sent a STOR on, would keep it open.)
+ */
+async function closePassiveListener(connection: FtpConnection): Promise<void> {
+  const connector = connectorOf(connection);
+  const server = connector?.type === 'passive' ? connector.dataServer : null;
+  if (!connector || !server) return;
+  const closed = once(server, 'close').catch(() => undefined);
+  connector.closeSocket();
+  connector.closeServer();
+  await closed;
+}
+
+/** PASV replies of the connection carry the address passiveAddressFor chooses for it. */
+function writePassiveAddress(connection: FtpConnection, configured: () => Promise<string | undefined>): void {
+  const socket = (connection as unknown as { commandSocket: Socket }).commandSocket;
+  const control = { localAddress: socket.localAddress ?? '', remoteAddress: socket.remoteAddress ?? '' };
+  const reply = connection.reply.bind(connection);
+  connection.reply = (options: number | object, ...letters: unknown[]) => {
+    const text = letters[0];
+    if (options !== 227 || typeof text !== 'string' || !text.includes(`(${PLACEHOLDER_IN_REPLY},`))
+      return reply(options, ...letters);
+    return configured().then((address) => {
+      const host = passiveAddressFor(control, address).replace(/\./g, ',');
+      return reply(227, text.replace(PLACEHOLDER_IN_REPLY, host), ...letters.slice(1));
+    });
+  };
+}
+
+/** A command's directive (ftp-srv hands its handler a line or a parsed command). */
+function directiveOf(command: unknown): string {
+  const raw = typeof command === 'string' ? command : (command as { directive?: string }).directive;
+  return String(raw ?? '')
+    .trim()
+    .split(/\s+/)[0]!
+    .toUpperCase();
+}
+
 /**
  * Runs a connection's commands through `guard`: while the server drains, a new command is answered 421 and
- * the connection closed; otherwise the command runs and is tracked until its answer is written.
+ * the connection closed; otherwise the command runs and is tracked until its answer is written. A PASV or
+ * EPSV first passes `beforePassive`, which answers false when it refused the command itself, else a function
+ * to call once the command is done.
  */
 function guardCommands(
   connection: FtpConnection,
-  guard: { draining: () => boolean; running: Set<Promise<unknown>> },
+  guard: {
+    draining: () => boolean;
+    running: Set<Promise<unknown>>;
+    beforePassive: () => Promise<false | (() => void)>;
+  },
 ): void {
   const commands = (connection as unknown as { commands: { handle: (command: unknown) => unknown } })
     .commands;
   const handle = commands.handle.bind(commands);
+  const run = async (command: unknown) => {
+    if (!['PASV', 'EPSV'].includes(directiveOf(command))) return handle(command);
+    const done = await guard.beforePassive();
+    if (!done) return;
+    try {
+      return await handle(command);
+    } finally {
+      done();
+    }
+  };
   commands.handle = (command: unknown) => {
     if (guard.draining()) return sayGoodbye(connection);
-    const running = Promise.resolve(handle(command));
+    const running = run(command);
     guard.running.add(running);
     void running.finally(() => guard.running.delete(running)).catch(() => undefined);
     return running;

@@ -35,7 +35,8 @@ describe('FTP ingest', () => {
   let other: UploadLogin;
 
   beforeAll(async () => {
-    h = await startIngestHarness();
+    // 30 cameras of one login upload at once below: each session holds a passive port while it sends.
+    h = await startIngestHarness({ FTP_PASV_PER_USER: '30' });
     const a = await userWithLogin(h.t);
     login = a.login;
     userId = await userIdOf(h.t, a.user);

@@ -20,7 +20,12 @@ export interface NewUploadRow {
   mediaKind: MediaKind;
   contentType: string;
   sizeBytes: number;
+  /** SHA-256 of the bytes, hex. */
+  contentSha256?: string;
 }
+
+/** How long a file sent again (same camera, name, size and bytes) is recognised as the one already stored. */
+export const RESEND_WINDOW_SECONDS = 60 * 60;
 
 /** Why an upload was counted instead of kept: refused by the ingest, dropped or held by the processing. */
 export type IngestCounterReason = (typeof ingestCounters.$inferInsert)['reason'];
@@ -121,6 +126,44 @@ export function createIngestRepository(db: Db) {
     /** Inserts the rows in one statement, on `tx` when given (the transaction that also sends their jobs). */
     async insertUploads(rows: NewUploadRow[], tx: Db = db): Promise<void> {
       if (rows.length > 0) await tx.insert(uploads).values(rows);
+    },
+
+    /**
+     * Which of the rows were already committed within the resend window (the same user, camera, file name,
+     * size and content hash): a map from the row's id to the stored upload's id. Takes a transaction-level
+     * lock per content first, so a copy committing at the same time on another connection is waited for and
+     * then seen: two copies cannot both pass. Run it on the transaction that then inserts the rest.
+     */
+    async findResent(rows: NewUploadRow[], tx: Db): Promise<Map<string, string>> {
+      const hashed = rows.filter((r) => r.contentSha256);
+      if (hashed.length === 0) return new Map();
+      const locks = [...new Set(hashed.map((r) => `${r.userId}:${r.contentSha256}`))].sort();
+      for (const key of locks)
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const values = sql.join(
+        hashed.map(
+          (r) =>
+            sql`(${r.id}::uuid, ${r.userId}::uuid, ${r.cameraName}, ${r.originalName}, ${r.sizeBytes}::bigint, ${r.contentSha256})`,
+        ),
+        sql`, `,
+      );
+      const found = await tx
+        .select({ rowId: sql<string>`v.row_id`, uploadId: uploads.id })
+        .from(
+          sql`(values ${values}) as v(row_id, user_id, camera_name, original_name, size_bytes, content_sha256)`,
+        )
+        .innerJoin(
+          uploads,
+          and(
+            sql`${uploads.userId} = v.user_id`,
+            sql`${uploads.contentSha256} = v.content_sha256`,
+            sql`${uploads.cameraName} = v.camera_name`,
+            sql`${uploads.originalName} = v.original_name`,
+            sql`${uploads.sizeBytes} = v.size_bytes`,
+            sql`${uploads.receivedAt} > now() - make_interval(secs => ${RESEND_WINDOW_SECONDS})`,
+          ),
+        );
+      return new Map(found.map((f) => [f.rowId, f.uploadId]));
     },
 
     /** The day's "refused" counter of the user goes up by one. */

@@ -31,7 +31,27 @@ const ingestErrors = {
       ? new AppError(413, 'payload_too_large', `${fileName}: ${err.message}`)
       : new AppError(400, 'unsupported_media_type', `${fileName}: ${err.message}`),
   tooManyFiles: () => new AppError(413, 'payload_too_large', `At most ${MAX_FILES} files per upload`),
+  cutOff: () =>
+    new AppError(
+      400,
+      'validation_failed',
+      'The form is cut off before its end (or its parts cannot be read); nothing was kept, send it whole',
+    ),
 };
+
+/**
+ * What the multipart parser throws for a body that ends before its closing boundary, or whose parts cannot
+ * be read: the request's fault, so a 400, not a server error.
+ */
+function isBrokenForm(err: unknown): boolean {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (code === 'FST_MP_PREMATURE_CLOSE') return true;
+  return (
+    code === undefined &&
+    typeof message === 'string' &&
+    /unexpected end of multipart data|^Multipart: Boundary not found/i.test(message)
+  );
+}
 
 /** `Authorization: Basic base64(username:password)`, or null. */
 function basicCredentials(header: string | undefined): { username: string; password: string } | null {
@@ -134,6 +154,7 @@ export async function registerIngestRoutes(
         // The rest of the body may still be on its way; closing after the answer spares reading it.
         void reply.header('connection', 'close');
         if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw ingestErrors.tooManyFiles();
+        if (isBrokenForm(err)) throw ingestErrors.cutOff();
         throw err;
       }
       // The name may come after the files in the form, so it is applied once the whole form is read.

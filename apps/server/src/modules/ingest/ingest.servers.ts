@@ -18,7 +18,7 @@ function tlsFiles(cert: string | undefined, key: string | undefined) {
 
 /** Config values a caller may replace (tests: port 0 and their own passive range). */
 export type IngestServerPorts = Partial<
-  Pick<Config, 'FTP_PORT' | 'INGEST_SMTP_PORT' | 'FTP_PASV_MIN' | 'FTP_PASV_MAX'>
+  Pick<Config, 'FTP_PORT' | 'INGEST_SMTP_PORT' | 'FTP_PASV_MIN' | 'FTP_PASV_MAX' | 'FTP_PUBLIC_HOST' | 'HOST'>
 >;
 
 /** Starts the camera FTP and SMTP servers beside the HTTP API (main.ts, when INGEST_ENABLED; tests). */
@@ -44,7 +44,9 @@ export async function startIngestServers(
       port: c.FTP_PORT,
       pasvMin: c.FTP_PASV_MIN,
       pasvMax: c.FTP_PASV_MAX,
-      publicHost: c.FTP_PUBLIC_HOST ?? c.PUBLIC_HOST,
+      publicHost: c.FTP_PUBLIC_HOST,
+      pasvPerUser: c.FTP_PASV_PER_USER,
+      pasvPerAddress: c.FTP_PASV_PER_ADDRESS,
       tls: tlsFiles(c.FTP_TLS_CERT, c.FTP_TLS_KEY),
     });
     smtp = await startSmtpIngest({

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -38,6 +38,11 @@ export interface AcceptedUpload {
   cameraName: string;
   media: SniffedMedia;
   sizeBytes: number;
+  /**
+   * The camera sent this file again (same camera, name, size and bytes within the hour, say after a crash
+   * between the commit and its acknowledgement): `uploadId` is the one stored first, nothing new was kept.
+   */
+  resent?: true;
 }
 
 /** An upload checked and spooled, not yet stored: commit it or discard it. */
@@ -79,6 +84,22 @@ const MAX_GROUP_COMMIT = 64;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Keeps log lines one line and short whatever a camera calls its files. */
 const printable = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
+
+/**
+ * The name kept for the record: control characters (a NUL cannot even be stored) are dropped rather than
+ * the file refused, since the name never decides anything; nothing left is "upload".
+ */
+export function cleanFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const kept = name.replace(/[\x00-\x1f\x7f]/g, '');
+  return kept.trim().slice(0, 255) || 'upload';
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 /**
  * The receiving half of camera ingest, shared by FTP, SMTP and HTTP. An upload is spooled to disk (clips
@@ -128,29 +149,52 @@ export function createIngestService(deps: IngestServiceDeps) {
     }
   }
 
-  /** The rows and jobs of uploads, in one transaction: exactly when a row exists, its job does. */
-  async function commitRows(prepared: PreparedUpload[]): Promise<void> {
-    await deps.database.db.transaction(async (tx) => {
-      await repo.insertUploads(
-        prepared.map((p) => p.row),
-        tx,
-      );
+  /**
+   * The rows and jobs of uploads, in one transaction: exactly when a row exists, its job does. An upload
+   * that is a file sent again (see `findResent`), also twice within this group, gets neither: answers those
+   * as a map from their row id to the upload stored first.
+   */
+  async function commitRows(prepared: PreparedUpload[]): Promise<Map<string, string>> {
+    return deps.database.db.transaction(async (tx) => {
+      const rows = prepared.map((p) => p.row);
+      const resent = await repo.findResent(rows, tx);
+      const firstOf = new Map<string, string>();
+      for (const row of rows) {
+        if (resent.has(row.id) || !row.contentSha256) continue;
+        const key = JSON.stringify([
+          row.userId,
+          row.cameraName,
+          row.originalName,
+          row.sizeBytes,
+          row.contentSha256,
+        ]);
+        const first = firstOf.get(key);
+        if (first) resent.set(row.id, first);
+        else firstOf.set(key, row.id);
+      }
+      const fresh = rows.filter((r) => !resent.has(r.id));
+      await repo.insertUploads(fresh, tx);
       await jobs.sendMany(
         'ingest.process-upload',
-        prepared.map((p) => ({ uploadId: p.row.id })),
+        fresh.map((r) => ({ uploadId: r.id })),
         { tx, wake: !deps.handOff },
       );
+      return resent;
     });
   }
 
   // Group commit: uploads that finish while a transaction is running are committed together in the next
   // one. Each waits no longer than it would anyway, and under load the embedded database runs one
   // transaction for many uploads instead of one each (its per-transaction cost is what limits throughput).
-  const waiting: { prepared: PreparedUpload[]; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  const waiting: {
+    prepared: PreparedUpload[];
+    resolve: (resent: Map<string, string>) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   let committing = false;
 
-  function groupCommit(prepared: PreparedUpload[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  function groupCommit(prepared: PreparedUpload[]): Promise<Map<string, string>> {
+    return new Promise<Map<string, string>>((resolve, reject) => {
       waiting.push({ prepared, resolve, reject });
       void drainCommits();
     });
@@ -163,8 +207,8 @@ export function createIngestService(deps: IngestServiceDeps) {
       while (waiting.length > 0) {
         const group = waiting.splice(0, MAX_GROUP_COMMIT);
         try {
-          await commitRows(group.flatMap((g) => g.prepared));
-          for (const g of group) g.resolve();
+          const resent = await commitRows(group.flatMap((g) => g.prepared));
+          for (const g of group) g.resolve(resent);
         } catch (err) {
           // One bad upload (say, of an account deleted meanwhile) must not fail the others: each alone.
           if (group.length === 1) group[0]!.reject(err);
@@ -174,6 +218,16 @@ export function createIngestService(deps: IngestServiceDeps) {
     } finally {
       committing = false;
     }
+  }
+
+  async function removeStored(keys: string[]): Promise<void> {
+    await Promise.all(
+      keys.map((key) =>
+        storage
+          .delete(key)
+          .catch((e: unknown) => log.error({ err: e, key }, 'could not remove a stored upload')),
+      ),
+    );
   }
 
   async function discard(prepared: PreparedUpload[]): Promise<void> {
@@ -197,6 +251,7 @@ export function createIngestService(deps: IngestServiceDeps) {
         const sniffed = await sniffFile(path);
         if (!sniffed.ok) throw new UploadRefusedError(sniffed.reason, maxBytes);
         const id = randomUUID();
+        const contentSha256 = await sha256Of(path);
         return {
           path,
           spooled,
@@ -207,10 +262,11 @@ export function createIngestService(deps: IngestServiceDeps) {
             cameraName: normalizeCameraName(input.cameraName),
             source: input.source,
             storageKey: `${uploadsPrefix(input.userId)}/${id}.${sniffed.media.ext}`,
-            originalName: input.originalName.slice(0, 255),
+            originalName: cleanFileName(input.originalName),
             mediaKind: sniffed.media.kind,
             contentType: sniffed.media.contentType,
             sizeBytes: size,
+            contentSha256,
             ...(input.occurredAt ? { receivedAt: input.occurredAt } : {}),
           },
         };
@@ -229,6 +285,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       const stored: string[] = [];
       const ids = prepared.map((p) => p.row.id);
       let admitted = false;
+      let resent: Map<string, string>;
       try {
         await Promise.all(
           prepared.map(async (p) => {
@@ -239,32 +296,41 @@ export function createIngestService(deps: IngestServiceDeps) {
         // Stored, not yet committed: while processing is behind, the camera waits here for its answer.
         await deps.backlog?.admit(ids);
         admitted = true;
-        await groupCommit(prepared);
+        resent = await groupCommit(prepared);
       } catch (err) {
         if (admitted) for (const id of ids) deps.backlog?.settled(id);
-        await Promise.all(
-          stored.map((key) =>
-            storage
-              .delete(key)
-              .catch((e: unknown) => log.error({ err: e, key }, 'could not remove a stored upload')),
-          ),
-        );
+        await removeStored(stored);
         throw err;
       } finally {
         await discard(prepared);
       }
+      // A file sent again is acknowledged as the one stored first; its second copy goes.
+      const again = prepared.filter((p) => resent.has(p.row.id));
+      if (again.length > 0) {
+        for (const p of again) deps.backlog?.settled(p.row.id);
+        await removeStored(again.map((p) => p.row.storageKey));
+        log.info(
+          { userId: again[0]!.row.userId, files: again.map((p) => printable(p.row.originalName)) },
+          'camera upload sent again; acknowledged as the one already stored',
+        );
+      }
+      const fresh = ids.filter((id) => !resent.has(id));
       // Committed (so durable): whatever the hand-off does, the jobs are there.
       try {
-        deps.handOff?.(ids);
+        if (fresh.length > 0) deps.handOff?.(fresh);
       } catch (err) {
         log.error({ err }, 'could not hand uploads to processing; their jobs will run them');
       }
-      return prepared.map((p) => ({
-        uploadId: p.row.id,
-        cameraName: p.row.cameraName,
-        media: p.media,
-        sizeBytes: p.row.sizeBytes,
-      }));
+      return prepared.map((p) => {
+        const first = resent.get(p.row.id);
+        return {
+          uploadId: first ?? p.row.id,
+          cameraName: p.row.cameraName,
+          media: p.media,
+          sizeBytes: p.row.sizeBytes,
+          ...(first ? { resent: true as const } : {}),
+        };
+      });
     },
 
     discard,

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Client, type FTPContext, type FTPResponse } from 'basic-ftp';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { jpegWithLocation } from '../../../test/images.js';
-import type { IngestServers } from './ingest.servers.js';
+import type { IngestServerPorts, IngestServers } from './ingest.servers.js';
 
 export interface UploadLogin {
   username: string;
@@ -13,6 +13,8 @@ export interface UploadLogin {
 export interface IngestHarness {
   t: TestApp;
   servers: IngestServers;
+  /** The passive port range of this harness (other FTP servers of the test may share it). */
+  pasvRange: [number, number];
   close(): Promise<void>;
 }
 
@@ -20,7 +22,10 @@ export interface IngestHarness {
  * The whole app with its FTP and SMTP servers on free ports. Each test file gets its own passive range so
  * files running in parallel do not compete for ports.
  */
-export async function startIngestHarness(env: Record<string, string> = {}): Promise<IngestHarness> {
+export async function startIngestHarness(
+  env: Record<string, string> = {},
+  overrides: IngestServerPorts = {},
+): Promise<IngestHarness> {
   const t = await createTestApp({ env });
   const pasvMin = 40_000 + Math.floor(Math.random() * 400) * 50;
   const servers = await t.modules.ingest.startServers({
@@ -28,10 +33,12 @@ export async function startIngestHarness(env: Record<string, string> = {}): Prom
     INGEST_SMTP_PORT: 0,
     FTP_PASV_MIN: pasvMin,
     FTP_PASV_MAX: pasvMin + 49,
+    ...overrides,
   });
   return {
     t,
     servers,
+    pasvRange: [pasvMin, pasvMin + 49],
     async close() {
       await servers.close();
       await t.close();

@@ -49,6 +49,8 @@ export const uploads = pgTable(
     mediaKind: text('media_kind', { enum: MEDIA_KINDS }).notNull(),
     contentType: text('content_type').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    /** SHA-256 of the bytes (hex), to know a file a camera sends again (ingest); null on older rows. */
+    contentSha256: text('content_sha256'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
     activityId: uuid('activity_id'),
@@ -57,6 +59,7 @@ export const uploads = pgTable(
   (t) => [
     index('uploads_user_received_idx').on(t.userId, t.receivedAt),
     index('uploads_status_idx').on(t.status, t.receivedAt),
+    index('uploads_user_content_idx').on(t.userId, t.contentSha256),
   ],
 );
 
