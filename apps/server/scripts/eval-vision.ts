@@ -15,6 +15,8 @@
  * clips, reported per half (tune, held-out); it reports and does not change the exit status.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLocalVisionEngine } from '../src/adapters/vision/local.vision.js';
 import type { DetectedFace, ObjectKind, VisionResult } from '../src/adapters/vision/vision.js';
 import { DEFAULT_MIN_SCORES } from '../src/adapters/vision/vision.labels.js';
@@ -34,6 +36,7 @@ interface Labels {
   files: Record<string, { kinds: ObjectKind[]; faces: string[]; identity_count?: number }>;
 }
 
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const KINDS: ObjectKind[] = ['person', 'vehicle', 'animal'];
 /** Detections are collected from this score up, so the sweep can look at every threshold above it. */
 const FLOOR = 0.1;
