@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/global-setup.ts'],
     // Servers the tests start as processes inherit this: a busy shared machine must not make them shed the
     // tests' own calls (load shedding is tested with injected pressure).
     env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' },
