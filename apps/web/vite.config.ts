@@ -27,5 +27,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
+    // vitest runs one file at a time on 2 cores (cores - 1); most files wait on sockets, timers and child
+    // processes, so two at a time keep both cores busy (npm test: docs/development.md, "Test suite time").
+    maxWorkers: 2,
   },
 });

@@ -6,16 +6,19 @@ import { createServer } from './app.js';
 import { createAdapters } from './bootstrap.js';
 import { loadSigningKey } from './modules/auth/tokens.js';
 import { loadConfig } from './platform/config.js';
-import { createDatabase } from './platform/db/client.js';
+import { createDatabase, type Database } from './platform/db/client.js';
 import { createLogger } from './platform/logger.js';
 import { serverPath } from './platform/paths.js';
 
 export const OPENAPI_FILE = serverPath('openapi.json');
 
-/** The OpenAPI document as the routes describe it, rendered the way it is committed. */
-export async function renderOpenApi(): Promise<string> {
+/**
+ * The OpenAPI document as the routes describe it, rendered the way it is committed. A test passes a database
+ * it opened faster than an empty one is created; it is closed here either way.
+ */
+export async function renderOpenApi(given?: Database): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hs-openapi-'));
-  const database = await createDatabase({});
+  const database = given ?? (await createDatabase({}));
   // Nothing is pulled here: the database has no tables, only the routes are read.
   const config = loadConfig({
     DATA_DIR: dataDir,

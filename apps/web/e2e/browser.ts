@@ -2,11 +2,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
+import { expect, inject } from 'vitest';
 
+/** The suite's browser (e2e/chromium.ts); `close()` ends this file's connection and its contexts only. */
 export async function launch(): Promise<Browser> {
-  return chromium.launch(await chromiumLaunchOptions());
+  return chromium.connect(inject('browserEndpoint'));
 }
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };

@@ -41,6 +41,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; `undefined` keeps it in memory (tests). */
   pgliteDir?: string | undefined;
+  /**
+   * An in-memory PGlite starts from this dump (`dumpDataDir`) instead of creating a cluster: tests open a
+   * migrated template in a fraction of the time initdb and the migrations take.
+   */
+  pgliteDump?: Blob | undefined;
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
   /** Told when an idle pooled connection dies (a PostgreSQL restart or failover); the pool replaces it. */
@@ -52,7 +57,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     return createPostgres(options.url, options.poolSize ?? 10, options.onConnectionError ?? (() => {}));
   }
   if (options.pgliteDir) await initPgliteDir(options.pgliteDir);
-  return createPglite(options.pgliteDir);
+  return createPglite(options.pgliteDir, options.pgliteDump);
 }
 
 function createPostgres(url: string, max: number, onConnectionError: (err: Error) => void): Database {
@@ -134,8 +139,12 @@ async function migrateWithLock(pool: pg.Pool, run: () => Promise<void>): Promise
   }
 }
 
-function createPglite(dir: string | undefined): Database {
-  const engine = new PGlite({ ...(dir ? { dataDir: dir } : {}), startParams: PGLITE_START_PARAMS });
+function createPglite(dir: string | undefined, dump: Blob | undefined): Database {
+  const engine = new PGlite({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(dump ? { loadDataDir: dump } : {}),
+    startParams: PGLITE_START_PARAMS,
+  });
   const client = pipelined(engine);
   // Drizzle asks its client for `query` and `transaction` only; the pipelined client answers both.
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });

@@ -4,9 +4,14 @@ import { pipelined, type PipelinedPglite } from './pglite-pipelined.js';
 
 let engine: PGlite;
 let client: PipelinedPglite;
+/** An empty cluster: the tests that need their own database load it instead of running initdb again. */
+let blank: Blob;
+const freshEngine = () => new PGlite({ loadDataDir: blank });
 
 beforeAll(async () => {
   engine = new PGlite();
+  await engine.waitReady;
+  blank = await engine.dumpDataDir('none');
   client = pipelined(engine);
   await client.exec(`
     create table things (
@@ -124,7 +129,7 @@ describe('the pipelined PGlite client', () => {
 
 describe('prepared statements', () => {
   it('prepares a statement once, binds it afterwards, and keeps its rows described', async () => {
-    const db = new PGlite();
+    const db = freshEngine();
     const c = pipelined(db, { maxPrepared: 2 });
     await c.exec('create table pets (name text primary key, legs int not null, born timestamptz)');
     const born = new Date('2020-05-01T00:00:00.000Z');
@@ -153,7 +158,7 @@ describe('prepared statements', () => {
   });
 
   it('closes a statement whose first run failed, and prepares it again when it works', async () => {
-    const db = new PGlite();
+    const db = freshEngine();
     const c = pipelined(db);
     await c.exec('create table kv (k text primary key)');
     await c.query('insert into kv values ($1)', ['a']);
@@ -168,7 +173,7 @@ describe('prepared statements', () => {
   });
 
   it('prepares a statement again when its table changed shape', async () => {
-    const db = new PGlite();
+    const db = freshEngine();
     const c = pipelined(db);
     await c.exec('create table t (a int); insert into t values (1)');
     expect((await c.query('select * from t', [])).rows).toEqual([{ a: 1 }]);
