@@ -1,0 +1,113 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launch, MOBILE, openPage, verifiedUserViaApi, type ApiSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const adminToken = inject('adminToken');
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A browser context already signed in as `session` (the app's stored session). */
+async function signedInContext(session: ApiSession, options: object): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const stored = {
+    idToken: session.idToken,
+    refreshToken: session.refreshToken,
+    expiresAt: Date.now() + session.expiresIn * 1000,
+    user: session.user,
+  };
+  await context.addInitScript((value) => {
+    if (!window.localStorage.getItem('homesitter.session'))
+      window.localStorage.setItem('homesitter.session', value);
+  }, JSON.stringify(stored));
+  return context;
+}
+
+/** The home sitter says something in the user's chat (as an alert does), published live by the server. */
+async function agentMessage(session: ApiSession, text: string) {
+  const res = await fetch(`${baseUrl}/api/admin/chat/agent-message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+    body: JSON.stringify({ email: session.user.email, text }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+const messages = (page: Page) => page.getByTestId('chat-message');
+const live = (page: Page) =>
+  page.locator('[data-testid="connection-status"][data-state="connected"]', { hasText: 'Live' });
+
+/** The main navigation's entry (the sidebar at desktop size). */
+const navTo = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('link', { name, exact: true }).first().click();
+
+describe('the chat over the signed-in session', () => {
+  it('keeps every message and stays Live after Chat → Highlights → Chat while alerts arrive', async () => {
+    const session = await verifiedUserViaApi(baseUrl, dataDir, 'roundtrip');
+    await agentMessage(session, 'Good morning, all quiet at home.');
+    const context = await signedInContext(session, DESKTOP);
+    const { page, errors } = await openPage(context);
+    await page.goto(`${baseUrl}/chat`);
+    await messages(page).filter({ hasText: 'Good morning, all quiet at home.' }).waitFor();
+    await live(page).waitFor();
+
+    for (const round of [1, 2, 3]) {
+      await navTo(page, 'Highlights');
+      await page.getByRole('heading', { name: 'Highlights', level: 1 }).waitFor();
+      // The alert comes while the chat is not shown; the session's connection is still there to receive it.
+      await agentMessage(session, `Alert ${round}: a person is at the front door.`);
+      await navTo(page, 'Chat');
+      await page.getByRole('heading', { name: 'Chat', exact: true }).waitFor();
+      await messages(page)
+        .filter({ hasText: `Alert ${round}: a person is at the front door.` })
+        .waitFor();
+      await live(page).waitFor();
+      // And the chat is still live: the next alert shows up without a reload.
+      await agentMessage(session, `Alert ${round}: they left a parcel.`);
+      await messages(page)
+        .filter({ hasText: `Alert ${round}: they left a parcel.` })
+        .waitFor();
+    }
+
+    // Nothing lost, nothing twice: the greeting and two alerts per round.
+    expect(await messages(page).count()).toBe(7);
+    expect(await messages(page).filter({ hasText: 'Good morning, all quiet at home.' }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('scrolls a new message taller than the screen into view', async () => {
+    const session = await verifiedUserViaApi(baseUrl, dataDir, 'tall');
+    for (let i = 1; i <= 8; i++) await agentMessage(session, `Earlier message ${i}`);
+    const context = await signedInContext(session, MOBILE);
+    const { page, errors } = await openPage(context);
+    await page.goto(`${baseUrl}/chat`);
+    await messages(page).filter({ hasText: 'Earlier message 8' }).waitFor();
+    await live(page).waitFor();
+    const scroller = page.getByTestId('chat-scroller');
+    const fromBottom = () =>
+      scroller.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+    await expect.poll(fromBottom).toBeLessThan(2);
+
+    const lines = Array.from({ length: 80 }, (_, i) => `Line ${i + 1}: what the camera saw.`);
+    await agentMessage(session, lines.join('\n'));
+    const tall = messages(page).filter({ hasText: 'Line 80: what the camera saw.' });
+    await tall.waitFor();
+    const height = (await tall.boundingBox())!.height;
+    expect(height).toBeGreaterThan(await scroller.evaluate((el) => el.clientHeight));
+    // The newest message is followed to its end, as the user was reading at the bottom.
+    await expect.poll(fromBottom).toBeLessThan(2);
+    const box = (await scroller.boundingBox())!;
+    const message = (await tall.boundingBox())!;
+    expect(message.y + message.height).toBeLessThanOrEqual(box.y + box.height + 1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
