@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launch, MOBILE, openPage, verifiedUserViaApi, type ApiSession } from './browser';
 
@@ -79,6 +79,42 @@ describe('the chat over the signed-in session', () => {
     // Nothing lost, nothing twice: the greeting and two alerts per round.
     expect(await messages(page).count()).toBe(7);
     expect(await messages(page).filter({ hasText: 'Good morning, all quiet at home.' }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('fetches what was sent while the connection was lost, once it is back', async () => {
+    const session = await verifiedUserViaApi(baseUrl, dataDir, 'reconnect');
+    await agentMessage(session, 'Before the connection dropped.');
+    const context = await signedInContext(session, DESKTOP);
+    const { page, errors } = await openPage(context);
+    // The hub's socket passes through the test, which can drop it as a lost network would.
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/realtime\/hub/, (ws) => {
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await page.goto(`${baseUrl}/chat`);
+    await messages(page).filter({ hasText: 'Before the connection dropped.' }).waitFor();
+    await live(page).waitFor();
+
+    // Reconnecting is held at its token request until the message has been sent, so it is surely missed live.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/realtime/negotiate',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await sockets[0]!.close({ code: 4000, reason: 'network lost' });
+    await page.locator('[data-testid="connection-status"][data-state="reconnecting"]').waitFor();
+    await agentMessage(session, 'Sent while the connection was lost.');
+    release();
+    await live(page).waitFor();
+    await messages(page).filter({ hasText: 'Sent while the connection was lost.' }).waitFor();
+    expect(await messages(page).count()).toBe(2);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -64,14 +64,17 @@ export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
     else if (firstRender || nearBottom.current || items.at(-1)?.role === 'user') toBottom();
   }, [last, items, highlightId, toBottom]);
 
-  // Pictures and videos lay out after their message rendered: while the user is at the bottom, stay there.
+  // Pictures and videos lay out after their message rendered, and the typing indicator or the keyboard
+  // shrink the list: while the user is at the bottom, stay there.
   useEffect(() => {
     const content = list.current;
-    if (!content) return;
+    const el = scroller.current;
+    if (!content || !el) return;
     const observer = new ResizeObserver(() => {
       if (nearBottom.current) toBottom();
     });
     observer.observe(content);
+    observer.observe(el);
     return () => observer.disconnect();
   }, [toBottom]);
 
