@@ -146,4 +146,57 @@ describe('the chat over the signed-in session', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('scrolls an alert with pictures into view', async () => {
+    const session = await verifiedUserViaApi(baseUrl, dataDir, 'pictures');
+    for (let i = 1; i <= 8; i++) await agentMessage(session, `Earlier alert ${i}`);
+    const context = await signedInContext(session, MOBILE);
+    const { page, errors } = await openPage(context);
+    // An alert with pictures, as the hub delivers it: the test adds one frame to the real hub's socket.
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/realtime\/hub/, (ws) => {
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    const picture = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640"><rect width="640" height="640" fill="#456"/></svg>`;
+    await page.route('**/e2e-pictures/*', (route) =>
+      route.fulfill({ status: 200, contentType: 'image/svg+xml', body: picture }),
+    );
+    await page.goto(`${baseUrl}/chat`);
+    await messages(page).filter({ hasText: 'Earlier alert 8' }).waitFor();
+    await live(page).waitFor();
+    const scroller = page.getByTestId('chat-scroller');
+    const fromBottom = () =>
+      scroller.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+    await expect.poll(fromBottom).toBeLessThan(2);
+
+    const alert = {
+      message_uuid: '7f0c1b9e-5a4e-4c37-9a57-3b2f1d6e8a01',
+      date_time_utc: new Date().toISOString(),
+      role: 'agent',
+      text: 'Two people walked up to the front door.',
+      image_urls: Array.from({ length: 12 }, (_, i) => `${baseUrl}/e2e-pictures/${i}.svg`),
+      hidden_images: [],
+      videos: [],
+      source_activity_uuid_list: [],
+      reply_to_message_uuid: null,
+      reply_to_message: null,
+    };
+    sockets[0]!.send(`${JSON.stringify({ type: 1, target: 'ReceiveMessage', arguments: [alert] })}\u001e`);
+    const shown = messages(page).filter({ hasText: 'Two people walked up to the front door.' });
+    await shown.waitFor();
+    expect((await shown.boundingBox())!.height).toBeGreaterThan(
+      await scroller.evaluate((el) => el.clientHeight),
+    );
+    await expect.poll(fromBottom).toBeLessThan(2);
+    const last = shown.locator('img').last();
+    await expect
+      .poll(() => last.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    const box = (await scroller.boundingBox())!;
+    const lastPicture = (await last.boundingBox())!;
+    expect(lastPicture.y + lastPicture.height).toBeLessThanOrEqual(box.y + box.height + 1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
