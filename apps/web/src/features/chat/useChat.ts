@@ -11,7 +11,7 @@ import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRea
 import { useSession } from '../../shared/lib/useSession';
 import { chatKeys, fetchHistoryPage, postMessage } from './chatApi';
 import { loadFirstPage, updateChat } from './chatCache';
-import { isSameMessage, type ChatAction, type ChatItem } from './chatState';
+import { chatReducer, isSameMessage, type ChatAction, type ChatItem } from './chatState';
 
 export interface SendInput {
   text: string;
@@ -89,6 +89,11 @@ export function useChat() {
     }
     lastActivity.current = Date.now();
   });
+
+  // A change to a message of the older pages (the cached ones change in ChatLiveSync): it keeps its place.
+  useRealtimeEvent('ReceiveMessageUpdate', (message) =>
+    setOlderPages((o) => ({ ...o, messages: chatReducer(o.messages, { type: 'update', message }) })),
+  );
 
   const loadOlder = useCallback(async () => {
     if (!hasMore || olderLoad.loading) return;
