@@ -8,6 +8,14 @@ import { useEffect, useRef } from 'react';
 type Handler = (payload: never) => void;
 const handlers = new Map<string, Set<Handler>>();
 
+/** The session's connection: nothing to open in a component test. */
+export function useRealtimeSession() {}
+
+/** A component test never loses the connection. */
+export function useRealtimeReconnected(handler: () => void) {
+  void handler;
+}
+
 export function useRealtimeConnection() {
   return { state: 'connected' as const, error: null };
 }

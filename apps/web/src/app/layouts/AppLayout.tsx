@@ -3,11 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { FreeEventsBanner } from '../../features/billing/FreeEventsBanner';
+import { ChatLiveSync } from '../../features/chat/ChatLiveSync';
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
 import { WebPushSync } from '../../features/notifications/useWebPush';
 import { BannerProvider, useActiveBanners } from '../../shared/lib/banners';
+import { useRealtimeSession } from '../../shared/lib/useRealtime';
 import { BannerStack } from './BannerStack';
 import { BottomBar } from './BottomBar';
 import { isBottomBarHidden } from './navItems';
@@ -64,11 +66,17 @@ function Shell() {
       <ProfileLanguageSync />
       <MemoriesPrefetch />
       <WebPushSync />
+      <ChatLiveSync />
     </div>
   );
 }
 
+/**
+ * The signed-in, verified part of the app. It owns the session's one realtime connection (opened here, closed
+ * on sign-out) and keeps the chat's cache current from it, so every screen reads the same live state.
+ */
 export default function AppLayout() {
+  useRealtimeSession();
   return (
     <BannerProvider>
       <Shell />

@@ -2,7 +2,7 @@ import type { Activity } from '@homesitter/contract';
 import { ACTIVITIES_PAGE_SIZE } from '@homesitter/contract/runtime';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/lib/api';
-import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRealtime';
+import { useRealtimeEvent } from '../../shared/lib/useRealtime';
 
 /** Every activities query; a new event or a deleted history refreshes them. */
 export const activitiesKey = ['activities'] as const;
@@ -26,7 +26,6 @@ export function useCameraActivities(name: string) {
 /** While shown, a new event of the camera (realtime `ActivityCreated`) appears without a reload. */
 export function useLiveActivities(name: string) {
   const queryClient = useQueryClient();
-  useRealtimeConnection();
   useRealtimeEvent('ActivityCreated', (event) => {
     if (!event.camera_name || event.camera_name.toLowerCase() === name.toLowerCase())
       void queryClient.invalidateQueries({ queryKey: cameraActivitiesKey(name) });

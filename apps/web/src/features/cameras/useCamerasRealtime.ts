@@ -1,6 +1,6 @@
 import type { CamerasChangedEvent } from '@homesitter/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRealtime';
+import { useRealtimeEvent } from '../../shared/lib/useRealtime';
 import { cameraDetailsKey, cameraKey, camerasKey, mergeCamera, type CameraStatusChanges } from './api';
 
 /**
@@ -30,7 +30,6 @@ export function changesFrom(event: CamerasChangedEvent): CameraStatusChanges {
  */
 export function useCamerasRealtime() {
   const queryClient = useQueryClient();
-  useRealtimeConnection();
   useRealtimeEvent('CamerasChanged', (event) => {
     if (event.camera_name) {
       mergeCamera(queryClient, event.camera_name, changesFrom(event));

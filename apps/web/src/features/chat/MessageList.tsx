@@ -1,9 +1,12 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../shared/ui/Button';
 import type { ChatItem } from './chatState';
 import { MessageBubble } from './MessageBubble';
 import type { ChatController } from './useChat';
+
+/** Within this distance of the bottom, the user is reading the newest messages and new ones follow. */
+const NEAR_BOTTOM_PX = 200;
 
 interface Props {
   chat: ChatController;
@@ -21,6 +24,7 @@ export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
   const { t } = useTranslation('chat');
   const scroller = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   const anchor = useRef<{ first: string | undefined; fromBottom: number } | null>(null);
   const { items, older, loadOlder, reload, initialLoading } = chat;
   const first = items[0]?.message_uuid;
@@ -35,19 +39,44 @@ export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
     anchor.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
   });
 
-  // A new last message (ours, or one that arrives while the user is near the bottom) scrolls into view.
+  // Whether the user was near the bottom, as of their last scroll: read before a new message renders, since
+  // a tall one (a picture, a video, a long answer) would push the bottom away from them by itself.
+  const nearBottom = useRef(true);
+  const onScroll = () => {
+    const el = scroller.current;
+    if (el) nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+  };
+  const toBottom = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    nearBottom.current = true;
+    anchor.current = { first: anchor.current?.first, fromBottom: el.scrollHeight - el.scrollTop };
+  }, []);
+
+  // A new last message (ours, or one that arrives while the user was near the bottom) scrolls into view.
   const lastSeen = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || !last || last === lastSeen.current) return;
+    if (!last || last === lastSeen.current) return;
     const firstRender = lastSeen.current === undefined;
     lastSeen.current = last;
-    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 200;
-    if ((firstRender && !highlightId) || nearBottom || items.at(-1)?.role === 'user') {
-      el.scrollTop = el.scrollHeight;
-      anchor.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
-    }
-  }, [last, items, first, highlightId]);
+    if (firstRender && highlightId) nearBottom.current = false;
+    else if (firstRender || nearBottom.current || items.at(-1)?.role === 'user') toBottom();
+  }, [last, items, highlightId, toBottom]);
+
+  // Pictures and videos lay out after their message rendered, and the typing indicator or the keyboard
+  // shrink the list: while the user is at the bottom, stay there.
+  useEffect(() => {
+    const content = list.current;
+    const el = scroller.current;
+    if (!content || !el) return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current) toBottom();
+    });
+    observer.observe(content);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [toBottom]);
 
   useEffect(() => {
     const el = top.current;
@@ -80,7 +109,12 @@ export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
   }, [highlightId, items, initialLoading, reload]);
 
   return (
-    <div ref={scroller} data-testid="chat-scroller" className="flex-1 overflow-y-auto px-4 py-4 md:px-6">
+    <div
+      ref={scroller}
+      onScroll={onScroll}
+      data-testid="chat-scroller"
+      className="flex-1 overflow-y-auto px-4 py-4 md:px-6"
+    >
       <div ref={top} aria-hidden="true" className="h-px" />
       {older.hasMore || older.loading || older.error ? (
         <div className="mb-4 flex flex-col items-center gap-2">
@@ -94,7 +128,7 @@ export function MessageList({ chat, highlightId, timeZone, onReply }: Props) {
           </Button>
         </div>
       ) : null}
-      <ol aria-label={t('title')} className="flex flex-col gap-4">
+      <ol ref={list} aria-label={t('title')} className="flex flex-col gap-4">
         {items.map((item) => (
           <MessageBubble
             key={item.localId ?? item.message_uuid}

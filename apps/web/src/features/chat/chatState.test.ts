@@ -33,6 +33,27 @@ describe('chat state (spec §4)', () => {
     expect(items.map((i) => i.message_uuid)).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('page 1 keeps what came live after its newest message, and our unsent ones at the end', () => {
+    const at = (id: string, time: string) => ({ ...message(id), date_time_utc: time });
+    const current: ChatItem[] = [
+      at('a', '2025-01-01T10:00:00Z'),
+      at('b', '2025-01-01T10:05:00Z'),
+      at('live', '2025-01-01T10:20:00Z'),
+      pending,
+    ];
+    const items = chatReducer(current, {
+      type: 'replace',
+      messages: [at('b', '2025-01-01T10:05:00Z'), at('c', '2025-01-01T10:10:00Z')],
+    });
+    expect(items.map((i) => i.message_uuid)).toEqual(['b', 'c', 'live', 'tmp-1']);
+    // The live message the fetch already has is not kept twice.
+    const again = chatReducer(items, {
+      type: 'replace',
+      messages: [at('c', '2025-01-01T10:10:00Z'), at('live', '2025-01-01T10:20:00Z')],
+    });
+    expect(again.map((i) => i.message_uuid)).toEqual(['c', 'live', 'tmp-1']);
+  });
+
   it('appends a realtime message once, by id, or by text and time without one', () => {
     let items = chatReducer([message('a')], { type: 'append', message: message('a') });
     expect(items).toHaveLength(1);

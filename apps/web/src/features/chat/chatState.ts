@@ -46,12 +46,13 @@ export function mergeConfirmed(local: ChatItem, server: ChatMessage): ChatItem {
 export function chatReducer(items: ChatItem[], action: ChatAction): ChatItem[] {
   switch (action.type) {
     case 'replace': {
-      // Page 1 replaces the list; messages still being sent (or failed) stay at the end.
+      // Page 1 replaces the list. Kept: messages still being sent (or failed), at the end, and messages that
+      // came live after the newest the server answered with (the fetch raced with them).
       const server = action.messages;
-      return [
-        ...server,
-        ...unsent(items).filter((i) => !server.some((m) => m.message_uuid === i.message_uuid)),
-      ];
+      const newest = Math.max(...server.map((m) => Date.parse(m.date_time_utc)), -Infinity);
+      const inPage = (i: ChatItem) => server.some((m) => isSameMessage(m, i));
+      const live = items.filter((i) => !i.localId && Date.parse(i.date_time_utc) > newest && !inPage(i));
+      return [...server, ...live, ...unsent(items).filter((i) => !inPage(i))];
     }
     case 'prepend': {
       const older = action.messages.filter((m) => !items.some((i) => isSameMessage(i, m)));

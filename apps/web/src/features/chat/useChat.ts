@@ -4,15 +4,14 @@ import {
   STALE_TIME_MS,
   TYPING_INDICATOR_TIMEOUT_MS,
 } from '@homesitter/contract/runtime';
-import type { ReplyToMessage } from '@homesitter/contract';
+import type { ChatMessage, ReplyToMessage } from '@homesitter/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { realtime } from '../../shared/lib/realtime';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRealtime';
 import { useSession } from '../../shared/lib/useSession';
 import { chatKeys, fetchHistoryPage, postMessage } from './chatApi';
-import { chatReducer, type ChatAction, type ChatItem } from './chatState';
-import { recognitionKey } from './recognitionApi';
+import { loadFirstPage, updateChat } from './chatCache';
+import { chatReducer, isSameMessage, type ChatAction, type ChatItem } from './chatState';
 
 export interface SendInput {
   text: string;
@@ -20,70 +19,53 @@ export interface SendInput {
   replyTo?: ReplyToMessage | null;
 }
 
-interface ChatView {
-  items: ChatItem[];
-  /** The oldest page loaded so far, and whether the server has older ones. */
+/** Older pages loaded on this screen, above the cached page 1; `hasMore` is null until one was loaded. */
+interface OlderPages {
+  messages: ChatMessage[];
   page: number;
-  hasMore: boolean;
-}
-
-type ViewAction = ChatAction & { page?: number; hasMore?: boolean };
-
-function viewReducer(view: ChatView, action: ViewAction): ChatView {
-  return {
-    items: chatReducer(view.items, action),
-    page: action.page ?? view.page,
-    hasMore: action.hasMore ?? view.hasMore,
-  };
+  hasMore: boolean | null;
 }
 
 let tempCounter = 0;
 const tempId = () => `temp-${Date.now()}-${(tempCounter += 1)}`;
 
 /**
- * Everything the chat screen does with data (spec §4): history (page 1 replaces, older pages prepend), the
- * optimistic send with retry, realtime messages with de-duplication, the typing indicator and staleness.
+ * Everything the chat screen does with data (spec §4): history (page 1 and the live messages from the query
+ * cache, which the signed-in session keeps current; older pages prepended here), the optimistic send with
+ * retry, the typing indicator and the connection's state.
  */
 export function useChat() {
   const { status, isVerified } = useSession();
   const canUse = status === 'signedIn' && isVerified;
-  const [view, dispatch] = useReducer(viewReducer, { items: [], page: 1, hasMore: false });
-  const { items } = view;
   const [typing, setTyping] = useState('');
   const [justReceived, setJustReceived] = useState(0);
+  const [olderPages, setOlderPages] = useState<OlderPages>({ messages: [], page: 1, hasMore: null });
   const [olderLoad, setOlderLoad] = useState({ loading: false, error: null as string | null });
-  const older = { page: view.page, hasMore: view.hasMore, ...olderLoad };
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const lastActivity = useRef(0);
   const connection = useRealtimeConnection();
   const queryClient = useQueryClient();
 
-  // Page 1: two attempts, no user-facing error; stale after an hour, refreshed when the page is visible again.
+  // Page 1: two attempts, no user-facing error; stale after an hour, refreshed when the page is visible again
+  // and after the connection was lost (ChatLiveSync).
   const first = useQuery({
     queryKey: chatKeys.firstPage,
-    queryFn: () => fetchHistoryPage(1),
+    queryFn: () => loadFirstPage(queryClient),
     enabled: canUse,
     staleTime: STALE_TIME_MS,
     retry: INITIAL_LOAD_ATTEMPTS - 1,
     refetchOnWindowFocus: true,
   });
-  useEffect(() => {
-    if (!first.data) return;
-    dispatch({
-      type: 'replace',
-      messages: first.data.messages,
-      page: 1,
-      hasMore: first.data.pagination.hasMore,
-    });
-  }, [first.data]);
+  const cached = first.data?.messages;
+  const items = useMemo<ChatItem[]>(() => {
+    const recent = cached ?? [];
+    const older = olderPages.messages.filter((m) => !recent.some((i) => isSameMessage(i, m)));
+    return [...older, ...recent];
+  }, [cached, olderPages.messages]);
+  const hasMore = olderPages.hasMore ?? first.data?.hasMore ?? false;
+  const older = { page: olderPages.page, hasMore, ...olderLoad };
 
   const { refetch } = first;
-  // "Please refresh the page": the messages are refreshed and the error cleared (spec §4).
-  useEffect(() => {
-    if (connection.error !== MESSAGES.refreshPageToReconnect) return;
-    void refetch();
-    realtime.clearError();
-  }, [connection.error, refetch]);
 
   const clearTyping = useCallback(() => {
     clearTimeout(typingTimer.current);
@@ -99,8 +81,8 @@ export function useChat() {
     typingTimer.current = setTimeout(() => setTyping(''), TYPING_INDICATOR_TIMEOUT_MS);
   });
 
+  // The message itself goes into the cache (ChatLiveSync); here only what the open screen shows about it.
   useRealtimeEvent('ReceiveMessage', (message) => {
-    dispatch({ type: 'append', message });
     if (message.role === 'agent') {
       clearTyping();
       setJustReceived((n) => n + 1);
@@ -108,41 +90,55 @@ export function useChat() {
     lastActivity.current = Date.now();
   });
 
-  useRealtimeEvent('ReceiveMessageUpdate', (message) => {
-    dispatch({ type: 'update', message });
-    // An alert changes when someone is confirmed or rejected: its correction buttons read again.
-    for (const id of message.source_activity_uuid_list)
-      void queryClient.invalidateQueries({ queryKey: recognitionKey(id) });
-  });
+  // A change to a message of the older pages (the cached ones change in ChatLiveSync): it keeps its place.
+  useRealtimeEvent('ReceiveMessageUpdate', (message) =>
+    setOlderPages((o) => ({ ...o, messages: chatReducer(o.messages, { type: 'update', message }) })),
+  );
 
   const loadOlder = useCallback(async () => {
-    if (!view.hasMore || olderLoad.loading) return;
-    const page = view.page + 1;
+    if (!hasMore || olderLoad.loading) return;
+    const page = olderPages.page + 1;
     setOlderLoad({ loading: true, error: null });
     try {
       const result = await fetchHistoryPage(page);
-      dispatch({ type: 'prepend', messages: result.messages, page, hasMore: result.pagination.hasMore });
+      setOlderPages((o) => ({
+        messages: [
+          ...result.messages.filter((m) => !o.messages.some((i) => isSameMessage(i, m))),
+          ...o.messages,
+        ],
+        page,
+        hasMore: result.pagination.hasMore,
+      }));
       setOlderLoad({ loading: false, error: null });
     } catch {
       setOlderLoad({ loading: false, error: MESSAGES.loadOlderMessagesFailed });
     }
-  }, [view.hasMore, view.page, olderLoad.loading]);
+  }, [hasMore, olderPages.page, olderLoad.loading]);
 
-  const deliver = useCallback(async (item: ChatItem) => {
-    try {
-      const stored = await postMessage({
-        text: item.text,
-        date_time_utc: item.date_time_utc,
-        images: item.image_urls,
-        videos: [],
-        reply_to_message_uuid: item.reply_to_message_uuid,
-        reply_to_message: item.reply_to_message,
-      });
-      dispatch({ type: 'confirm', localId: item.localId!, message: stored });
-    } catch {
-      dispatch({ type: 'fail', localId: item.localId! });
-    }
-  }, []);
+  // Our messages live in the cache too: a send finishes (or fails) there even when the screen was left.
+  const dispatch = useCallback(
+    (action: ChatAction) => updateChat(queryClient, action, { create: true }),
+    [queryClient],
+  );
+
+  const deliver = useCallback(
+    async (item: ChatItem) => {
+      try {
+        const stored = await postMessage({
+          text: item.text,
+          date_time_utc: item.date_time_utc,
+          images: item.image_urls,
+          videos: [],
+          reply_to_message_uuid: item.reply_to_message_uuid,
+          reply_to_message: item.reply_to_message,
+        });
+        dispatch({ type: 'confirm', localId: item.localId!, message: stored });
+      } catch {
+        dispatch({ type: 'fail', localId: item.localId! });
+      }
+    },
+    [dispatch],
+  );
 
   /** Sends only a non-empty text, for a signed-in verified user (spec §5); otherwise nothing happens. */
   const send = useCallback(
@@ -169,7 +165,7 @@ export function useChat() {
       void deliver(item);
       return true;
     },
-    [canUse, deliver],
+    [canUse, deliver, dispatch],
   );
 
   const retry = useCallback(
@@ -178,7 +174,7 @@ export function useChat() {
       dispatch({ type: 'retry', localId: item.localId });
       void deliver(item);
     },
-    [deliver],
+    [deliver, dispatch],
   );
 
   return {

@@ -2,7 +2,7 @@ import { STALE_TIME_MS } from '@homesitter/contract/runtime';
 import type { ActivitySummary } from '@homesitter/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/lib/api';
-import { useRealtimeConnection, useRealtimeEvent } from '../../shared/lib/useRealtime';
+import { useRealtimeEvent } from '../../shared/lib/useRealtime';
 import { useSession } from '../../shared/lib/useSession';
 
 export const highlightsKey = (date: string) => ['activity-summaries', date] as const;
@@ -25,7 +25,6 @@ export function useActivitySummaries(date: string) {
  */
 export function useHighlightsRealtime() {
   const queryClient = useQueryClient();
-  useRealtimeConnection();
   useRealtimeEvent('SummariesUpdated', (event) => {
     void queryClient.invalidateQueries({ queryKey: highlightsKey(event.date) });
   });

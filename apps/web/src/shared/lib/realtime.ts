@@ -28,15 +28,18 @@ export type RealtimeHandler<E extends RealtimeEventName> = (payload: RealtimeEve
  * The one realtime connection of the app (official `@microsoft/signalr` client), on the server of
  * `apiOrigin.ts` (the page's own origin in a browser): negotiated with the ID token at
  * `POST /api/realtime/negotiate`, reconnecting after 0, 2, 10 and 30 s, then giving up with "Unable to
- * establish connection. Please refresh the page.". Screens `acquire()` it while they need it; it closes when
- * the last one leaves.
+ * establish connection. Please refresh the page.". The signed-in session `acquire()`s it (one connection per
+ * session, whatever screen is shown); it closes when released. Opening and closing run one after the other, so
+ * a close still under way never swallows the open that follows it.
  */
 export function createRealtimeClient(options: { negotiate: () => Promise<string>; hubUrl?: string }) {
   let snapshot: RealtimeSnapshot = { state: 'disconnected', error: null };
   let connection: HubConnection | null = null;
   let users = 0;
-  let starting: Promise<void> | null = null;
+  let everConnected = false;
+  let queue: Promise<void> = Promise.resolve();
   const listeners = new Set<() => void>();
+  const reconnectedListeners = new Set<() => void>();
   // One map for the handlers of every event, so the payload type stays open here (`never` takes them all);
   // each handler only ever gets its own event, whose payload the server publishes typed by the same map.
   const handlers = new Map<RealtimeEventName, Set<RealtimeHandler<never>>>();
@@ -44,6 +47,13 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
   function set(next: Partial<RealtimeSnapshot>) {
     snapshot = { ...snapshot, ...next };
     listeners.forEach((l) => l());
+  }
+
+  /** Connected: a second time in this session means events may have been missed meanwhile. */
+  function connected() {
+    set({ state: 'connected', error: null });
+    if (everConnected) reconnectedListeners.forEach((l) => l());
+    everConnected = true;
   }
 
   async function build(): Promise<HubConnection> {
@@ -63,7 +73,7 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
     built.keepAliveIntervalInMilliseconds = REALTIME_KEEP_ALIVE_MS;
     for (const [event, set] of handlers) for (const h of set) built.on(event, h);
     built.onreconnecting(() => set({ state: 'reconnecting' }));
-    built.onreconnected(() => set({ state: 'connected', error: null }));
+    built.onreconnected(connected);
     built.onclose((error) => {
       // Closed by us (users === 0), or the reconnect delays ran out: then only a refresh helps.
       if (users > 0)
@@ -77,38 +87,42 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
   }
 
   async function start(): Promise<void> {
-    if (starting) return starting;
-    starting = (async () => {
-      set({ state: 'connecting', error: null });
-      try {
-        connection ??= await build();
-        await connection.start();
-        set({ state: 'connected' });
-      } catch (error) {
-        const text = error instanceof Error ? error.message : undefined;
-        set({
-          state: 'disconnected',
-          error: text?.startsWith('Negotiation failed') ? text : formatMessage.connectionFailed(text),
-        });
-      } finally {
-        starting = null;
-      }
-    })();
-    return starting;
+    set({ state: 'connecting', error: null });
+    try {
+      connection ??= await build();
+      await connection.start();
+      connected();
+    } catch (error) {
+      const text = error instanceof Error ? error.message : undefined;
+      set({
+        state: 'disconnected',
+        error: text?.startsWith('Negotiation failed') ? text : formatMessage.connectionFailed(text),
+      });
+    }
   }
 
   async function stop(): Promise<void> {
-    const current = connection;
-    if (!current) return;
+    if (!connection) return;
     set({ state: 'disconnecting' });
     try {
-      await starting;
-      await current.stop();
+      await connection.stop();
     } catch (error) {
       set({ error: formatMessage.disconnectError(error instanceof Error ? error.message : String(error)) });
     } finally {
+      everConnected = false;
       set({ state: 'disconnected' });
     }
+  }
+
+  /** Brings the connection to what the users want (open while any, closed when none), after what is queued. */
+  function settle(options: { retry?: boolean } = {}): Promise<void> {
+    queue = queue.then(async () => {
+      const closed = snapshot.state === 'disconnected';
+      if (users > 0 && closed && (options.retry || snapshot.error !== MESSAGES.refreshPageToReconnect))
+        await start();
+      else if (users === 0 && !closed) await stop();
+    });
+    return queue;
   }
 
   return {
@@ -130,20 +144,27 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
         connection?.off(event, handler);
       };
     },
-    /** A screen needs the connection; release it when leaving. */
+    /** Called each time the connection is back after it was lost (events sent meanwhile were missed). */
+    onReconnected: (listener: () => void): (() => void) => {
+      reconnectedListeners.add(listener);
+      return () => {
+        reconnectedListeners.delete(listener);
+      };
+    },
+    /** The signed-in session needs the connection; the returned function releases it (on sign-out). */
     acquire: (): (() => void) => {
       users += 1;
-      if (users === 1 || snapshot.state === 'disconnected') void start();
+      void settle();
       let released = false;
       return () => {
         if (released) return;
         released = true;
         users -= 1;
-        if (users === 0) void stop();
+        void settle();
       };
     },
     /** After "please refresh": try again now (the screen has refreshed its data). */
-    retry: () => start(),
+    retry: () => settle({ retry: true }),
     clearError: () => set({ error: null }),
   };
 }

@@ -3,11 +3,18 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { realtime, type RealtimeHandler } from './realtime';
 import { useSession } from './useSession';
 
-/** Keeps the realtime connection open while the calling screen is shown (signed-in, verified users only). */
-export function useRealtimeConnection() {
+/**
+ * Opens the realtime connection for the signed-in, verified session and closes it on sign-out. Called once, by
+ * the signed-in layout: screens coming and going never open or close it (spec §1, §4).
+ */
+export function useRealtimeSession() {
   const { status, isVerified } = useSession();
   const enabled = status === 'signedIn' && isVerified;
   useEffect(() => (enabled ? realtime.acquire() : undefined), [enabled]);
+}
+
+/** The state of the session's realtime connection (spec §4), for any screen that shows it. */
+export function useRealtimeConnection() {
   return useSyncExternalStore(realtime.subscribe, realtime.getSnapshot, realtime.getSnapshot);
 }
 
@@ -21,4 +28,13 @@ export function useRealtimeEvent<E extends RealtimeEventName>(event: E, handler:
     latest.current = handler;
   });
   useEffect(() => realtime.on(event, (payload) => latest.current(payload)), [event]);
+}
+
+/** Calls `handler` each time the connection is back after it was lost: what was sent meanwhile was missed. */
+export function useRealtimeReconnected(handler: () => void) {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => realtime.onReconnected(() => latest.current()), []);
 }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CameraOff, Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRealtimeConnection, useRealtimeEvent } from '../../../shared/lib/useRealtime';
+import { useRealtimeEvent } from '../../../shared/lib/useRealtime';
 import { cn } from '../../../shared/ui/cn';
 import { useProfile } from '../../user/profile';
 import { formatDateTime } from '../format';
@@ -29,7 +29,6 @@ export function SnapshotView({
   const { t, i18n } = useTranslation('cameras');
   const timeZone = useProfile().data?.timezone;
   const queryClient = useQueryClient();
-  useRealtimeConnection();
   useRealtimeEvent('ActivityCreated', (event) => {
     if (!event.camera_name || event.camera_name.toLowerCase() === cameraName.toLowerCase())
       void queryClient.invalidateQueries({ queryKey: cameraLiveKey(cameraName) });
