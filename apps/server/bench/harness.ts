@@ -62,6 +62,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
         INGEST_SMTP_PORT: String(smtpPort),
         DATA_DIR: mkdtempSync(join(tmpdir(), 'hs-bench-')),
         LOG_LEVEL: 'warn',
+        // The simulated stream cameras listen on loopback, which a server pulls only when it is listed.
+        CAMERA_NETWORKS: '127.0.0.0/8',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -41,7 +41,8 @@ const helpers: { helper: RunningHelper; dir: string }[] = [];
 
 beforeAll(async () => {
   rtsp = await startRtspServer({ auth: { ...LOGIN, scheme: 'digest' } });
-  t = await createTestApp({ vision: seesPerson });
+  // The simulated cameras listen on loopback: a server "at home" with them lists it in CAMERA_NETWORKS itself.
+  t = await createTestApp({ vision: seesPerson, env: { CAMERA_NETWORKS: '127.0.0.0/8' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   owner = await signUp(t);

@@ -69,6 +69,8 @@ export default async function setup(project: TestProject) {
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       // A busy test machine must not make the server shed the browser's calls (load shedding has its own tests).
       OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      // The live view's simulated camera listens on loopback, which a server pulls only when it is listed.
+      CAMERA_NETWORKS: '127.0.0.0/8',
       ADMIN_TOKEN: adminToken,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,

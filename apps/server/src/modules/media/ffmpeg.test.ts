@@ -124,10 +124,13 @@ describe.runIf(hasFfmpeg())('ffmpeg', () => {
   });
 
   it('kills a run that takes longer than its timeout', async () => {
-    const slow = createFfmpeg({ hlsTimeoutMs: 1 });
+    // An ffmpeg that never finishes: a real one may finish a short clip before a busy machine fires the timer.
+    const hanging = join(outDir(), 'ffmpeg');
+    writeFileSync(hanging, '#!/bin/sh\nexec sleep 600\n', { mode: 0o755 });
+    const slow = createFfmpeg({ ffmpegPath: hanging, ffprobePath: FFPROBE, hlsTimeoutMs: 50 });
     const clip = makeClip('h264', { seconds: 2 });
     const err = await slow.toHls(clip, outDir()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaToolError);
-    expect((err as Error).message).toMatch(/took longer than 1 ms/);
+    expect((err as Error).message).toMatch(/took longer than 50 ms/);
   });
 });
