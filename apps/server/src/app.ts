@@ -18,10 +18,8 @@ import { createMemoriesModule } from './modules/memories/memories.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
-import {
-  createRecognitionModule,
-  createRecurringFacesModule,
-} from './modules/recognition/recognition.module.js';
+import { createRecognitionModule } from './modules/recognition/recognition.module.js';
+import { createRecurringFacesModule } from './modules/recurring-faces/recurring-faces.module.js';
 import { createStreamsModule } from './modules/streams/streams.module.js';
 import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
 import { createSignupModule } from './modules/signup/signup.module.js';
@@ -103,8 +101,8 @@ export async function createServer(deps: AppDeps) {
   });
 
   // The path of an upload (docs/ingest.md): ingest stores it and commits its row with an
-  // `ingest.process-upload` job; activities turns it into an activity (on the embedded database handed over
-  // at once, the job being the fallback) and says `upload.settled`; the activity's `activity.analyse` job
+  // `activities.process-upload` job; activities turns it into an activity (on the embedded database handed over
+  // at once, the job being the fallback) and says `upload.settled`; the activity's `analysis.analyse` job
   // is analysis', which asks alerts whether to tell the user.
   const activities = createActivitiesModule(context, {
     cameras: cameras.api,

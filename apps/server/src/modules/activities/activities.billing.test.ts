@@ -92,13 +92,13 @@ describe('free events with billing enabled', () => {
     expect((await uploadRow(a.t, stale.id))?.status).toBe('held');
   });
 
-  it('deletes uploads held for more than 24 h (ingest.purge-held), bytes and row', async () => {
+  it('deletes uploads held for more than 24 h (activities.purge-held), bytes and row', async () => {
     const id = await newUser(0);
     const stale = await plantUpload(a, id, snap('Silo', 0, Date.now() - 25 * 3_600_000));
     const fresh = await plantUpload(a, id, snap('Silo', 0, Date.now() - 3_600_000));
     for (const u of [stale, fresh]) expect(await process(u.id)).toBe('held');
 
-    await a.t.jobs.send('ingest.purge-held', {});
+    await a.t.jobs.send('activities.purge-held', {});
     await stateReached(
       () => uploadRow(a.t, stale.id),
       (row) => row === undefined,

@@ -1,5 +1,5 @@
 /**
- * The home sitter's chat answers. A user message becomes an `ai.answer` job (sent with the message); the job
+ * The home sitter's chat answers. A user message becomes an `assistant.answer` job (sent with the message); the job
  * shows what it is doing (`ReceiveProgressUpdate`), reads the question, searches activities and memories,
  * posts the answer as an agent message citing what it found (source_activity_uuid_list, videos), pushes it
  * (CHAT_MESSAGE) and clears the progress. With an LLM the model answers through the same tools; when it is

@@ -33,7 +33,7 @@ export interface IngestNeeds {
 
 /**
  * Camera ingest, receiving side: uploads by FTP and SMTP (servers started by main.ts) and HTTP are stored
- * and committed with their `ingest.process-upload` job before the camera hears "received".
+ * and committed with their `activities.process-upload` job before the camera hears "received".
  */
 export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
   const { config, log, database, jobs } = context;

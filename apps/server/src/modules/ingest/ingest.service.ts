@@ -62,7 +62,7 @@ export interface IngestServiceDeps {
   /** Holds commits back while too many acknowledged uploads wait for processing (see ingest.backlog.ts). */
   backlog?: BacklogGate;
   /**
-   * Takes committed uploads straight to processing, in memory. Their `ingest.process-upload` jobs are then
+   * Takes committed uploads straight to processing, in memory. Their `activities.process-upload` jobs are then
    * committed without waking the workers: they stay the durable fallback (a crash, a failed run), found by
    * the workers' poll and finding their uploads done, many per fetch, instead of costing a fetch each.
    */
@@ -82,7 +82,7 @@ const printable = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
 
 /**
  * The receiving half of camera ingest, shared by FTP, SMTP and HTTP. An upload is spooled to disk (clips
- * never sit in memory whole), sniffed, put on storage, and then its row and `ingest.process-upload` job are
+ * never sit in memory whole), sniffed, put on storage, and then its row and `activities.process-upload` job are
  * committed in one transaction. Only after that does the caller acknowledge (FTP 226, SMTP 250, HTTP 202),
  * so an acknowledged upload survives a crash; anything that fails earlier removes what it stored.
  */
@@ -136,7 +136,7 @@ export function createIngestService(deps: IngestServiceDeps) {
         tx,
       );
       await jobs.sendMany(
-        'ingest.process-upload',
+        'activities.process-upload',
         prepared.map((p) => ({ uploadId: p.row.id })),
         { tx, wake: !deps.handOff },
       );

@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/logger.js';
 import { openImage } from '../../platform/sharp.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
 import { userMediaPrefix } from '../media/media.module.js';
-import { faceDistance, matchFace, type FaceExample } from './face-match.js';
+import { faceDistance, matchFace, type FaceExample } from '../recognition/recognition.module.js';
 import {
   dayKey,
   groupFaces,
@@ -91,7 +91,7 @@ function localHour(at: Date, timezone: string | null): number {
  * Faces that keep coming back (docs/vision.md "Recurring faces"): once a day, in the owner's evening, the
  * unknown faces of the last week are grouped by person; a group seen on several days is offered once in the
  * chat with its best photos; a reply naming it makes the people memory with those photos (its faces are
- * learnt by `memory.learn-faces` as for any photo), "no" dismisses it. Nothing is offered or made without
+ * learnt by `recognition.learn-faces` as for any photo), "no" dismisses it. Nothing is offered or made without
  * facial recognition or in amnesia mode.
  */
 export function createRecurringFacesService(deps: RecurringFacesDeps) {

@@ -183,7 +183,7 @@ describe('faces that keep coming back', () => {
       .data.people;
     expect(tom).toEqual([expect.objectContaining({ name: 'Tom', notes: 'my neighbour' })]);
     expect(tom[0]!.images).toHaveLength(3);
-    // The photos' faces are learnt as for any memory photo (`memory.learn-faces`).
+    // The photos' faces are learnt as for any memory photo (`recognition.learn-faces`).
     await t.modules.recognition.idle();
     const examples = await stateReached(
       () => t.modules.recognition.listForUser(who.userId),

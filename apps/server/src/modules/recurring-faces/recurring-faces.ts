@@ -3,7 +3,7 @@
  * group worth asking about, the offer's words and the owner's answer. Pure functions; the service
  * (recurring-faces.service.ts) reads the faces, crops the photos and talks in the chat.
  */
-import { faceDistance, FACE_MATCH_MARGIN, FACE_MATCH_THRESHOLD } from './face-match.js';
+import { faceDistance, FACE_MATCH_MARGIN, FACE_MATCH_THRESHOLD } from '../recognition/recognition.module.js';
 
 /** The window looked at: the last seven days ("this week"). */
 export const RECURRING_WINDOW_DAYS = 7;

@@ -16,13 +16,13 @@ export async function registerActivityWorkers(
 ): Promise<void> {
   const { processor, activities } = deps;
   // Many claimed at once: the processor gathers them into rounds (and runs clips INGEST_WORKERS at a time).
-  await jobs.work('ingest.process-upload', { concurrency: CLAIM_SIZE }, async ({ uploadId }) => {
+  await jobs.work('activities.process-upload', { concurrency: CLAIM_SIZE }, async ({ uploadId }) => {
     await processor.process(uploadId);
   });
   await jobs.work('activities.retention', { concurrency: 1 }, async () => {
     await activities.purgeExpired();
   });
-  await jobs.work('ingest.purge-held', { concurrency: 1 }, async () => {
+  await jobs.work('activities.purge-held', { concurrency: 1 }, async () => {
     await processor.purgeHeld();
   });
 }
@@ -30,5 +30,5 @@ export async function registerActivityWorkers(
 /** The schedules need a started queue: call when the app is ready. */
 export async function scheduleActivityJobs(jobs: Jobs): Promise<void> {
   await jobs.schedule('activities.retention', RETENTION_CRON, {});
-  await jobs.schedule('ingest.purge-held', PURGE_HELD_CRON, {});
+  await jobs.schedule('activities.purge-held', PURGE_HELD_CRON, {});
 }
