@@ -5,7 +5,7 @@ import {
   uploads,
   type UploadSource,
   type MediaKind,
-} from '../../platform/db/schema/activities.js';
+} from '../../platform/db/schema/ingest.js';
 import { cameraUploadCredentials } from '../../platform/db/schema/cameras.js';
 
 export type UploadRow = typeof uploads.$inferSelect;

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Database } from '../../platform/db/client.js';
-import type { UploadSource } from '../../platform/db/schema/activities.js';
+import type { UploadSource } from '../../platform/db/schema/ingest.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import { removeFilesOlderThan } from '../../platform/spool.js';

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { users } from './users.js';
 import { memories } from './memories.js';
 
 /**

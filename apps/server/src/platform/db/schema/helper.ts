@@ -1,5 +1,5 @@
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { users } from './users.js';
 
 /**
  * The link of a user's desktop helpers to the server (docs/stream-cameras.md, "Cameras bridged by the desktop

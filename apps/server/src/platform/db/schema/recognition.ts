@@ -1,37 +1,7 @@
-import { boolean, index, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { boolean, index, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { activities } from './activities.js';
 import { memories, memoryImages } from './memories.js';
-
-/**
- * The faces the AI found in an activity, one row per person (faces of the same person across a clip's frames
- * are merged). The descriptor is face-api's 128-D embedding, kept so a correction ("that's Rose", "not Rose")
- * can teach the recogniser from this very face. Never written while the owner's amnesia mode is on.
- */
-export const activityFaces = pgTable(
-  'activity_faces',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    activityId: uuid('activity_id')
-      .notNull()
-      .references(() => activities.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** [x, y, width, height] in pixels of the frame it was found in. */
-    box: jsonb('box').$type<[number, number, number, number]>().notNull(),
-    descriptor: real('descriptor').array().notNull(),
-    /** The person memory it was recognised as (or confirmed to be); null for an unknown face. */
-    memoryId: uuid('memory_id').references(() => memories.id, { onDelete: 'set null' }),
-    /** Euclidean distance to that memory's nearest embedding when it was recognised. */
-    distance: real('distance'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('activity_faces_activity_idx').on(t.activityId),
-    index('activity_faces_user_idx').on(t.userId),
-  ],
-);
+import { users } from './users.js';
 
 /**
  * The face examples of people memories: one row per face in a memory's photo (`source` photo, removed with
