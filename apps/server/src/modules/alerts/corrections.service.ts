@@ -2,7 +2,7 @@ import type { ActivityCorrectionResult, ActivityRecognition } from '@homesitter/
 import type { RecognisedMemory } from '../../platform/db/schema.js';
 import type { ActivityFaceRow } from '../activities/activities.findings.repository.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
-import { describe } from '../language/stored-descriptions.js';
+import { describe } from '../language/language.module.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import { parseChatCorrection } from './chat-correction.js';

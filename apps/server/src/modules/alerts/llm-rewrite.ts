@@ -1,7 +1,7 @@
 import { imageDataUrl } from '../../adapters/llm/llm.js';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { ActivitiesApi, AnalysisContext } from '../activities/activities.module.js';
-import { factsOf, localisedLanguage } from '../language/stored-descriptions.js';
+import { factsOf, localisedLanguage } from '../language/language.module.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import type { LlmDescriber } from './llm-sentence.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger.js';
 import { ephemeralUntil, type ActivitiesApi, type AnalysisContext } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { AlertsService } from '../alerts/alerts.service.js';
-import { describe } from '../language/stored-descriptions.js';
+import { describe } from '../language/language.module.js';
 import type { FaceExample } from '../recognition/face-match.js';
 import { recogniseActivity, type Recognition } from '../recognition/recognition.module.js';
 import type { AnalysisRepository } from './analysis.repository.js';

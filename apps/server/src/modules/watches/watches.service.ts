@@ -11,10 +11,13 @@ import {
   type ActivityMedia,
 } from '../alerts/alerts.module.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
-import { objectMatches } from '../language/answer.js';
-import { languageOf, type ObjectKind } from '../language/lexicon.js';
-import { watchMatchText } from '../language/watch-answers.js';
-import type { WatchChannel, WatchRepeat } from '../language/watch-phrases.js';
+import {
+  objectMatches,
+  watchMatchText,
+  type WatchChannel,
+  type WatchRepeat,
+} from '../conversation/conversation.module.js';
+import { languageOf, type ObjectKind } from '../language/language.module.js';
 import type { NewWatch, WatchesRepository, WatchRow } from './watches.repository.js';
 
 /** At most this many watches run at once per user. */

@@ -4,8 +4,13 @@
  * "remember that …" / "merk dir, dass …" message is a note to keep instead; a bare greeting or thanks is
  * small talk.
  */
-import { fold, namePattern, nameVariants } from './fold.js';
-import type { Language, ObjectKind } from './lexicon.js';
+import {
+  fold,
+  namePattern,
+  nameVariants,
+  type Language,
+  type ObjectKind,
+} from '../language/language.module.js';
 import {
   defaultWindow,
   guessExpiry,

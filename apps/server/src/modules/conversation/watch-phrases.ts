@@ -8,10 +8,16 @@
  * the time is read forwards from now, unlike a question's.
  */
 import { detectLanguage } from './detect.js';
-import { instantOnDay, localDayNumber, localHour, zoneOrUtc } from './clock.js';
-import { fold } from './fold.js';
-import type { Language, ObjectKind } from './lexicon.js';
-import { numberFromWord } from './lexicon.js';
+import {
+  instantOnDay,
+  localDayNumber,
+  localHour,
+  zoneOrUtc,
+  fold,
+  type Language,
+  type ObjectKind,
+  numberFromWord,
+} from '../language/language.module.js';
 import { parseQuestion, type QuestionContext } from './question.js';
 import { fixTypos } from './words.js';
 

@@ -13,9 +13,18 @@ import {
   type ComposedAnswer,
   type FoundActivity,
 } from './answer.js';
-import { dayName, formatClock, localDayNumber } from './clock.js';
+import {
+  dayName,
+  formatClock,
+  localDayNumber,
+  joinList,
+  KIND_NOUNS,
+  nounFor,
+  numberWord,
+  type Language,
+  type ObjectKind,
+} from '../language/language.module.js';
 import type { SearchQuestion, Thing, Undetectable } from './intent.js';
-import { joinList, KIND_NOUNS, nounFor, numberWord, type Language, type ObjectKind } from './lexicon.js';
 
 const q = (text: string, language: Language) => (language === 'en' ? `“${text}”` : `„${text}“`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Language } from './lexicon.js';
+import type { Language } from '../language/language.module.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 import { windowPhrase } from './window-label.js';
 

@@ -3,9 +3,8 @@
  * nicht Tom"): the name, whether it confirms or denies, and the sentence the alerts module reads. Part of
  * the intent step (intent.ts).
  */
-import { fold } from './fold.js';
+import { fold, type Language } from '../language/language.module.js';
 import type { Understood } from './intent.js';
-import type { Language } from './lexicon.js';
 import type { QuestionContext } from './question.js';
 
 const w = (list: string) => new RegExp(`(?<![a-z0-9])(?:${list})(?![a-z0-9])`);

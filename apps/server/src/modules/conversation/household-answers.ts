@@ -3,9 +3,8 @@
  * offline, where each one is), properties, and the people, pets, vehicles and notes the home sitter knows,
  * as the assistant's household tool reads them (`householdFacts`, the LLM's `get_household`).
  */
-import { fold } from './fold.js';
+import { fold, capitalise, joinList, numberWord, type Language } from '../language/language.module.js';
 import type { HouseholdTopic } from './intent.js';
-import { capitalise, joinList, numberWord, type Language } from './lexicon.js';
 
 const q = (text: string, language: Language) => (language === 'en' ? `“${text}”` : `„${text}“`);
 

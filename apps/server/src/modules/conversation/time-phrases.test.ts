@@ -4,8 +4,7 @@
  * at that moment, so a DST case shows the change in the offsets.
  */
 import { describe, expect, it } from 'vitest';
-import { fold } from './fold.js';
-import type { Language } from './lexicon.js';
+import { fold, type Language } from '../language/language.module.js';
 import { parseTimeWindow, type TimeContext, type WindowTiming } from './time-phrases.js';
 import { windowPhrase } from './window-label.js';
 

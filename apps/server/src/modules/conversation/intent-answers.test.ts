@@ -3,7 +3,7 @@ import { householdReply, type HouseholdFacts } from './household-answers.js';
 import { futureReply } from './answer.js';
 import { smalltalkReply } from './replies.js';
 import { correctionNote, correctionNotedReply } from './correction-answers.js';
-import type { DetectedObject } from './activity-sentence.js';
+import type { DetectedObject } from '../language/language.module.js';
 import type { FoundActivity } from './answer.js';
 import { understand } from './intent.js';
 import { composeCount } from './intent-answers.js';

@@ -4,7 +4,7 @@
  * a camera called "Front Door", "zu Hause" for a property called "Home", and the reverse). Everything here
  * works on folded text (`fold`).
  */
-import { fold } from './fold.js';
+import { fold } from '../language/language.module.js';
 
 /**
  * Places that go by several names: a camera or property called by one of them answers to all of them (unless

@@ -2,7 +2,7 @@
  * Which of the two languages a chat message is written in, when it says so clearly: the home sitter answers
  * a German question in German even if the profile says English, and the other way round.
  */
-import type { Language } from './lexicon.js';
+import type { Language } from '../language/language.module.js';
 
 // Words common in questions to a home sitter that the other language does not share ("was", "in" are both).
 const DE = new Set(

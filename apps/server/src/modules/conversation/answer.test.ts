@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeAnswer, MAX_CITED, type AnswerContext, type FoundActivity } from './answer.js';
-import type { Language } from './lexicon.js';
+import type { Language } from '../language/language.module.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 
 const NOW = new Date('2025-06-11T14:30:00Z'); // Wednesday 16:30 in Berlin

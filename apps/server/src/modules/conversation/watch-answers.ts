@@ -3,9 +3,20 @@
  * the confirmation, the list, a cancellation, the refusals, and the alert when a watch matched. Times are on
  * the user's clock (12-hour in English, 24-hour in German), as everywhere else.
  */
-import { formatClock, formatDayDate, localDayNumber } from './clock.js';
-import { type Language, type ObjectKind, joinList, kindOfLabel, nounFor } from './lexicon.js';
-import { deWhere, enWhere, placeOf, siteWhere } from './places.js';
+import {
+  formatClock,
+  formatDayDate,
+  localDayNumber,
+  type Language,
+  type ObjectKind,
+  joinList,
+  kindOfLabel,
+  nounFor,
+  deWhere,
+  enWhere,
+  placeOf,
+  siteWhere,
+} from '../language/language.module.js';
 import type { WatchChannel, WatchRepeat } from './watch-phrases.js';
 
 /** A watch as the user would name it: names, not ids. */

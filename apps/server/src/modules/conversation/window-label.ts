@@ -2,8 +2,7 @@
  * A searched window said back the way it was asked: "today", "last night", "yesterday after 5 PM",
  * "in the last 3 hours", "about an hour ago", "am Montagabend", "gestern nach 17 Uhr".
  */
-import { formatDayDate, formatHour, weekdayName } from './clock.js';
-import type { Language } from './lexicon.js';
+import { formatDayDate, formatHour, weekdayName, type Language } from '../language/language.module.js';
 import type { ClockTime, DayPart, DayRef, WindowLabel } from './time-phrases.js';
 
 const EN_PART: Record<DayPart, string> = { morning: 'morning', afternoon: 'afternoon', evening: 'evening' };

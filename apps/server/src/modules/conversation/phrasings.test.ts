@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { detectLanguage } from './detect.js';
-import { fold } from './fold.js';
+import { fold } from '../language/language.module.js';
 import { understand } from './intent.js';
 import type { QuestionContext } from './question.js';
 import { parseTimeWindow } from './time-phrases.js';

@@ -2,8 +2,13 @@
  * The home sitter's fixed lines, in English and German: what it is doing while it looks (the typing
  * indicator), small talk, confirming a note, and saying why it keeps nothing in amnesia mode.
  */
-import { formatDayDate, localDayNumber, weekdayName, weekdayOfDay } from './clock.js';
-import type { Language } from './lexicon.js';
+import {
+  formatDayDate,
+  localDayNumber,
+  weekdayName,
+  weekdayOfDay,
+  type Language,
+} from '../language/language.module.js';
 import type { ParsedQuestion } from './question.js';
 import { windowPhrase } from './window-label.js';
 

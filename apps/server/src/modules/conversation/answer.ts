@@ -5,9 +5,13 @@
  * is never answered with "nothing" ("It's only 10:12 AM — 3 PM hasn't come yet today."), one still running
  * is answered "so far", and "while I was out" with no known time away asks when. English and German.
  */
-import { dayName, formatClock, localDayNumber } from './clock.js';
-import { describeActivity, type DetectedObject, type RecognisedName } from './activity-sentence.js';
 import {
+  dayName,
+  formatClock,
+  localDayNumber,
+  describeActivity,
+  type DetectedObject,
+  type RecognisedName,
   capitalise,
   enArticle,
   joinList,
@@ -17,8 +21,11 @@ import {
   numberWord,
   type Language,
   type ObjectKind,
-} from './lexicon.js';
-import { deWhere, enWhere, placeOf, siteWhere } from './places.js';
+  deWhere,
+  enWhere,
+  placeOf,
+  siteWhere,
+} from '../language/language.module.js';
 import type { ParsedQuestion } from './question.js';
 import type { WindowLabel } from './time-phrases.js';
 import { DE_PART, hourIn, windowPhrase } from './window-label.js';

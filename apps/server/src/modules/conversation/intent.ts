@@ -4,8 +4,7 @@
  * (`parseQuestion`). The assistant answers each intent with the same tools whether or not a language model is
  * configured (docs/assistant.md, "Intents").
  */
-import { fold } from './fold.js';
-import type { Language, ObjectKind } from './lexicon.js';
+import { fold, type Language, type ObjectKind } from '../language/language.module.js';
 import { parseQuestion, type ParsedQuestion, type QuestionContext } from './question.js';
 import { correctionOf } from './correction-phrases.js';
 import { fixTypos, isKnownWord } from './words.js';

@@ -9,8 +9,14 @@
  * is the latest such hour that has passed; a window that has not begun yet is marked `ahead` (the answer
  * says so instead of "nothing"), one that has begun but not ended is cut at now and marked `so_far`.
  */
-import { instantOnDay, localDayNumber, localHour, weekdayOfDay, zoneOrUtc } from './clock.js';
-import { numberFromWord } from './lexicon.js';
+import {
+  instantOnDay,
+  localDayNumber,
+  localHour,
+  weekdayOfDay,
+  zoneOrUtc,
+  numberFromWord,
+} from '../language/language.module.js';
 
 export type DayRef =
   | { type: 'today' }

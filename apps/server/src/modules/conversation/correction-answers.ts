@@ -4,7 +4,7 @@
  * the question it is about, and says so honestly (the events themselves are corrected through their alert).
  */
 import type { Understood } from './intent.js';
-import { capitalise, enArticle, type Language } from './lexicon.js';
+import { capitalise, enArticle, type Language } from '../language/language.module.js';
 
 type Correction = Extract<Understood, { intent: 'correction' }>;
 
