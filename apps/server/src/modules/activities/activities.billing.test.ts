@@ -99,9 +99,11 @@ describe('free events with billing enabled', () => {
     for (const u of [stale, fresh]) expect(await process(u.id)).toBe('held');
 
     await a.t.jobs.send('activities.purge-held', {});
+    // The row goes first, then the bytes: the job is done when both are gone.
     await stateReached(
-      () => uploadRow(a.t, stale.id),
-      (row) => row === undefined,
+      async () =>
+        (await uploadRow(a.t, stale.id)) === undefined && !(await a.storage.exists(stale.storageKey)),
+      (gone) => gone,
     );
     expect(await a.storage.exists(stale.storageKey)).toBe(false);
     expect((await uploadRow(a.t, fresh.id))?.status).toBe('held');

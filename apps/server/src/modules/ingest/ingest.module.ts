@@ -25,10 +25,13 @@ export {
 export interface IngestNeeds {
   cameras: Pick<CamerasApi, 'verifyUploadLogin'>;
   /**
-   * Embedded database only: processes a committed upload at once, in this process (activities). Its job is
-   * then the durable fallback (see ingest.service.ts `handOff`).
+   * The next step of an upload's path, activities, which turns committed uploads into activities. Named by
+   * the one call ingest makes, not imported: activities is built first, as it runs ingest's upload statements
+   * on its own transaction. On the embedded database this process processes every upload it acknowledges,
+   * so a committed upload is handed over at once and its job is the durable fallback (ingest.service.ts
+   * `handOff`); with PostgreSQL the job alone carries it, to whichever instance takes it.
    */
-  processNow?: (uploadId: string) => Promise<unknown>;
+  processing: { processUpload: (uploadId: string) => Promise<unknown> };
 }
 
 /**
@@ -37,7 +40,7 @@ export interface IngestNeeds {
  */
 export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
   const { config, log, database, jobs } = context;
-  const { processNow } = needs;
+  const processNow = database.kind === 'pglite' ? needs.processing.processUpload : undefined;
   const ingest = createIngestService({
     repo: createIngestRepository(database.db),
     database,
