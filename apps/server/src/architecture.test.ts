@@ -168,6 +168,14 @@ describe('the server architecture (docs/architecture.md)', () => {
     );
   });
 
+  it("leaves the upload's status to the ingest: only its statements read or move it", () => {
+    const elsewhere = files
+      .filter((f) => moduleOf(f.path) && moduleOf(f.path) !== 'ingest')
+      .filter((f) => /\buploads\.status\b|\.(insert|update|delete)\(uploads\)/.test(f.text))
+      .map((f) => f.path);
+    expect(elsewhere).toEqual([]);
+  });
+
   it('keeps the composition root app.ts at most 150 lines', () => {
     const lines = files.find((f) => f.path === 'app.ts')!.text.split('\n').length;
     expect(lines).toBeLessThanOrEqual(150);

@@ -11,14 +11,18 @@ import { createIngestService, type UploadInput } from './ingest.service.js';
 /** Counts a dropped or held upload in `ingest_counters`, on the caller's transaction (activities). */
 export { countIngestEvent, type IngestCounterReason } from './ingest.repository.js';
 /**
- * The statements that move an upload on (processed, dropped, held, failed, released, deleted): `uploads` is
- * the ingest's table, and the processing (activities) runs them on its own transaction.
+ * The statements that read and move an upload's status (locked while pending; processed, dropped, held,
+ * failed, released, deleted): `uploads` is the ingest's table, and the processing (activities) runs them on
+ * its own transaction.
  */
 export {
   deleteUploadRows,
+  findUploadRow,
   finishPendingUpload,
+  lockPendingUploads,
   markUploadsProcessed,
   releaseHeldUploads,
+  uploadsReceivedBefore,
   type UploadRow,
 } from './ingest.repository.js';
 
