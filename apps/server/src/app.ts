@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { mediaOriginsFromConfig } from './adapters/storage/from-config.js';
-import type { Adapters } from './bootstrap.js';
-import { buildModules } from './build-modules.js';
-import type { NotificationsService } from './modules/notifications/notifications.service.js';
-import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
+import { buildModules, type AppDeps } from './build-modules.js';
 import { sendRouteNotFound } from './platform/http/error-handler.js';
 import { registerHealthRoutes } from './platform/http/health.js';
 import type { AccessGuards } from './platform/http/route.js';
@@ -13,21 +10,7 @@ import { createJobs } from './platform/jobs.js';
 import { jobSettingsFromConfig } from './platform/job-settings.js';
 import type { ModuleContext } from './platform/module.js';
 
-/** The adapters (`bootstrap.ts`), and switches tests use to look at one part alone. */
-export interface AppDeps extends Adapters {
-  /** Push and SMS/MMS delivery instead of the configured one (`VAPID_*`, `FCM_*`, `APNS_*`, `TWILIO_*`). */
-  notifications?: NotificationsService;
-  /** Whether each user message gets the home sitter's answer (default); tests of the chat's own mechanics turn it off. */
-  chatAnswers?: boolean;
-  /** Whether new activities get the AI's analysis (default); tests of what processing itself stores turn it off. */
-  analysis?: boolean;
-  /** Stands in for the stream cameras' ffmpeg pipes (tests of the streams module's rules). */
-  createStreamPipe?: CameraPipeFactory;
-  /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
-  helperLiveLingerMs?: number;
-  /** The clock of billing's refund preview (tests share it with their fake Stripe). */
-  billingNow?: () => Date;
-}
+export type { AppDeps } from './build-modules.js';
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
 const BEARER_ONLY_PREFIX = /^\/api\/(users|stripe)(\/|\?|$)/;

@@ -1,4 +1,5 @@
 import { billingFromConfig } from './adapters/billing/from-config.js';
+import type { Adapters } from './bootstrap.js';
 import { createActivitiesModule } from './modules/activities/activities.module.js';
 import { createAlertsModule } from './modules/alerts/alerts.module.js';
 import { createAnalysisModule } from './modules/analysis/analysis.module.js';
@@ -13,17 +14,34 @@ import { createIngestModule } from './modules/ingest/ingest.module.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { createMemoriesModule } from './modules/memories/memories.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
 import { createRecognitionModule } from './modules/recognition/recognition.module.js';
 import { createRecurringFacesModule } from './modules/recurring-faces/recurring-faces.module.js';
 import { createStreamsModule } from './modules/streams/streams.module.js';
+import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
 import { createSignupModule } from './modules/signup/signup.module.js';
 import { createSitesModule } from './modules/sites/sites.module.js';
 import { createUsersModule } from './modules/users/users.module.js';
 import { createWatchesModule } from './modules/watches/watches.module.js';
 import type { AppModule, ModuleContext } from './platform/module.js';
 import { createReadCaches } from './platform/read-cache.js';
-import type { AppDeps } from './app.js';
+
+/** The adapters (`bootstrap.ts`), and switches tests use to look at one part alone. */
+export interface AppDeps extends Adapters {
+  /** Push and SMS/MMS delivery instead of the configured one (`VAPID_*`, `FCM_*`, `APNS_*`, `TWILIO_*`). */
+  notifications?: NotificationsService;
+  /** Whether each user message gets the home sitter's answer (default); tests of the chat's own mechanics turn it off. */
+  chatAnswers?: boolean;
+  /** Whether new activities get the AI's analysis (default); tests of what processing itself stores turn it off. */
+  analysis?: boolean;
+  /** Stands in for the stream cameras' ffmpeg pipes (tests of the streams module's rules). */
+  createStreamPipe?: CameraPipeFactory;
+  /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
+  helperLiveLingerMs?: number;
+  /** The clock of billing's refund preview (tests share it with their fake Stripe). */
+  billingNow?: () => Date;
+}
 
 /**
  * Every module, built from the shared context and what it needs of the modules before it: the order below
@@ -158,12 +176,12 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
 
   const apis = {
     activities: activities.api,
-    media: media.api,
     auth: auth.api,
     chat: chat.api,
     helper: helper.api,
     highlights: highlights.api,
     ingest: ingest.api,
+    media: media.api,
     memories: memories.api,
     notifications: notifications.api,
     realtime: realtime.api,
