@@ -432,6 +432,41 @@ describe('app.jobs', () => {
     await expect(t.jobs.send('analysis.analyse', { activityId })).rejects.toThrow('stopped');
   }, 60_000);
 
+  it("runs a job the previous version queued under the job's old name (ai.purge-ephemeral)", async () => {
+    const { createTestApp } = await import('../../test/app.js');
+    const database = await createTestDatabase();
+    try {
+      const before = createJobs({
+        schemas: { 'ai.purge-ephemeral': z.object({}) },
+        database,
+        log: createLogger('silent'),
+      });
+      before.leaveQueued('ai.purge-ephemeral');
+      await before.start();
+      await before.send('ai.purge-ephemeral', {});
+      await before.stop();
+
+      const t = await createTestApp({ database });
+      try {
+        // Moved to alerts.purge-ephemeral at start, and run there.
+        const states = await stateReached(
+          async () =>
+            (
+              await database.query<{ name: string; state: string }>(
+                `SELECT name, state FROM pgboss.job WHERE name IN ('ai.purge-ephemeral', 'alerts.purge-ephemeral')`,
+              )
+            ).map((r) => `${r.name} ${r.state}`),
+          (rows) => rows.length === 1 && rows[0] === 'alerts.purge-ephemeral completed',
+        );
+        expect(states).toEqual(['alerts.purge-ephemeral completed']);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
   it('names the jobs of the map that nobody works, so the server can refuse to start without them', async () => {
     const database = await createTestDatabase();
     const jobs = createJobs({ schemas: TEST_JOBS, database, log: createLogger('silent') });
