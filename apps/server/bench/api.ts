@@ -120,7 +120,7 @@ try {
       ].join(' '),
     );
   }
-  // The people memories' photos above queue memory.learn-faces; the models run in their own process.
+  // The people memories' photos above queue recognition.learn-faces; the models run in their own process.
   console.log(`vision process (memory photos' faces): peak RSS ${server.visionPeakRssMb()} MB`);
 } finally {
   await server.stop();

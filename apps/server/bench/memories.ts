@@ -111,7 +111,7 @@ export async function uploadPeakRss(env: Record<string, string>): Promise<string
     );
     const seconds = (performance.now() - started) / 1000;
     const during = server.peakRssMb();
-    // The photos are of a people memory: each queues memory.learn-faces, which runs the vision models (in
+    // The photos are of a people memory: each queues recognition.learn-faces, which runs the vision models (in
     // their own process) after the upload was answered. Its memory is reported apart, and the server's own
     // peak again once that work is done.
     const learnt = env.VISION_ENABLED === 'false' ? 0 : await server.visionSettled();

@@ -1,33 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { billingFromConfig } from './adapters/billing/from-config.js';
 import { mediaOriginsFromConfig } from './adapters/storage/from-config.js';
-import type { Adapters } from './bootstrap.js';
-import { createActivitiesModule } from './modules/activities/activities.module.js';
-import { createAlertsModule } from './modules/alerts/alerts.module.js';
-import { createAnalysisModule } from './modules/analysis/analysis.module.js';
-import { createAssistantModule } from './modules/assistant/assistant.module.js';
-import { createAuthModule } from './modules/auth/auth.module.js';
-import { createBillingModule } from './modules/billing/billing.module.js';
-import { createCamerasModule } from './modules/cameras/cameras.module.js';
-import { createChatModule } from './modules/chat/chat.module.js';
-import { createHelperModule } from './modules/helper/helper.module.js';
-import { createHighlightsModule } from './modules/highlights/highlights.module.js';
-import { createIngestModule } from './modules/ingest/ingest.module.js';
-import { createMediaModule } from './modules/media/media.module.js';
-import { createMemoriesModule } from './modules/memories/memories.module.js';
-import { createNotificationsModule } from './modules/notifications/notifications.module.js';
-import type { NotificationsService } from './modules/notifications/notifications.service.js';
-import { createRealtimeModule } from './modules/realtime/realtime.module.js';
-import {
-  createRecognitionModule,
-  createRecurringFacesModule,
-} from './modules/recognition/recognition.module.js';
-import { createStreamsModule } from './modules/streams/streams.module.js';
-import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
-import { createSignupModule } from './modules/signup/signup.module.js';
-import { createSitesModule } from './modules/sites/sites.module.js';
-import { createUsersModule } from './modules/users/users.module.js';
-import { createWatchesModule } from './modules/watches/watches.module.js';
+import { buildModules, type AppDeps } from './build-modules.js';
 import { sendRouteNotFound } from './platform/http/error-handler.js';
 import { registerHealthRoutes } from './platform/http/health.js';
 import type { AccessGuards } from './platform/http/route.js';
@@ -35,24 +8,9 @@ import { createHttpServer } from './platform/http/server.js';
 import { isAppRoute, serveWebApp } from './platform/http/web-app.js';
 import { createJobs } from './platform/jobs.js';
 import { jobSettingsFromConfig } from './platform/job-settings.js';
-import type { AppModule, ModuleContext } from './platform/module.js';
-import { createReadCaches } from './platform/read-cache.js';
+import type { ModuleContext } from './platform/module.js';
 
-/** The adapters (`bootstrap.ts`), and switches tests use to look at one part alone. */
-export interface AppDeps extends Adapters {
-  /** Push and SMS/MMS delivery instead of the configured one (`VAPID_*`, `FCM_*`, `APNS_*`, `TWILIO_*`). */
-  notifications?: NotificationsService;
-  /** Whether each user message gets the home sitter's answer (default); tests of the chat's own mechanics turn it off. */
-  chatAnswers?: boolean;
-  /** Whether new activities get the AI's analysis (default); tests of what processing itself stores turn it off. */
-  analysis?: boolean;
-  /** Stands in for the stream cameras' ffmpeg pipes (tests of the streams module's rules). */
-  createStreamPipe?: CameraPipeFactory;
-  /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
-  helperLiveLingerMs?: number;
-  /** The clock of billing's refund preview (tests share it with their fake Stripe). */
-  billingNow?: () => Date;
-}
+export type { AppDeps } from './build-modules.js';
 
 /** Paths under which every call, known or not, needs a valid bearer token. */
 const BEARER_ONLY_PREFIX = /^\/api\/(users|stripe)(\/|\?|$)/;
@@ -60,9 +18,9 @@ const BEARER_ONLY_PREFIX = /^\/api\/(users|stripe)(\/|\?|$)/;
 export type Server = Awaited<ReturnType<typeof createServer>>;
 
 /**
- * The composition root: each module is built from the shared context and what it needs of the modules
- * before it (so the order below is the order of dependence), then their routes, job workers and schedules
- * are mounted. `modules` answers each module's `api`, for main.ts and tests.
+ * The composition root: the modules are built from the shared context in the order of their dependence
+ * (build-modules.ts), then their routes, job workers and schedules are mounted. `modules` answers each
+ * module's `api`, for main.ts and tests.
  */
 export async function createServer(deps: AppDeps) {
   const { config, log, database, events, storage } = deps;
@@ -70,141 +28,17 @@ export async function createServer(deps: AppDeps) {
   const jobs = createJobs({ database, log, ...jobSettingsFromConfig(config) });
   const context: ModuleContext = { config, log, database, events, jobs, storage };
 
-  const media = createMediaModule(context, { signer: deps.mediaSigner });
-  const signup = createSignupModule(context);
-  const auth = await createAuthModule(context, {
-    signup: signup.api,
-    mailer: deps.mailer,
-    signingKey: deps.signingKey,
-    adminToken: deps.adminToken,
-    signInPerEmail: deps.limits.signInPerEmail,
-  });
-  const users = createUsersModule(context, { auth: auth.api });
-  // Per-user list caches, on the embedded database only (one process): docs/architecture.md "Caching".
-  const caches = createReadCaches({
-    enabled: database.kind === 'pglite',
-    events,
-    lookupUserId: users.api.findIdBySubject,
-  });
-  const memories = createMemoriesModule(context, { caches });
-  const recognition = createRecognitionModule(context, { vision: deps.vision });
-  const sites = createSitesModule(context, { memories: memories.api });
-  const cameras = createCamerasModule(context, { caches, secrets: deps.secrets });
-  const realtime = await createRealtimeModule(context, {
-    fanout: deps.fanout,
-    signingKey: deps.signingKey,
-    users: users.api,
-  });
-  const notifications = createNotificationsModule(context, {
-    users: users.api,
-    given: deps.notifications,
-    // Asked when a failed push or text is tried again, long after everything here is built.
-    alertWanted: (userId, activityId) => alerts.api.alertWanted(userId, activityId),
-  });
-
-  // The path of an upload (docs/ingest.md): ingest stores it and commits its row with an
-  // `ingest.process-upload` job; activities turns it into an activity (on the embedded database handed over
-  // at once, the job being the fallback) and says `upload.settled`; the activity's `activity.analyse` job
-  // is analysis', which asks alerts whether to tell the user.
-  const activities = createActivitiesModule(context, {
-    cameras: cameras.api,
-    media: media.api,
-    realtime: realtime.api,
-  });
-  const ingest = createIngestModule(context, {
-    cameras: cameras.api,
-    processNow: database.kind === 'pglite' ? activities.api.processUpload : undefined,
-  });
-  // The desktop helper bridges cameras the server cannot reach: it uploads their events through the ingest
-  // like a camera, and relays their live view, which the streams module serves beside the pulled cameras'.
-  const helper = createHelperModule(context, {
-    cameras: cameras.api,
-    users: users.api,
-    liveLingerMs: deps.helperLiveLingerMs,
-  });
-  // Stream cameras make the same uploads a camera would send, so they are built after the ingest.
-  const streams = createStreamsModule(context, {
-    cameras: cameras.api,
-    ingest: ingest.api,
-    media: media.api,
-    createPipe: deps.createStreamPipe,
-    relayedLive: helper.api.live,
-  });
-  const chat = createChatModule(context, {
-    caches,
-    realtime: realtime.api,
-    media: media.api,
-    activities: activities.api,
-    answers: deps.chatAnswers !== false,
-  });
-  const alerts = createAlertsModule(context, {
-    chat: chat.api,
-    notifications: notifications.api,
-    activities: activities.api,
-    recognition: recognition.api,
-    users: users.api,
-    llm: deps.llm,
-  });
-  // Watch requests made in the chat ("tell me when a car arrives") alert when an analysed event matches.
-  const watches = createWatchesModule(context, {
-    chat: chat.api,
-    notifications: notifications.api,
-    activities: activities.api,
-  });
-  const analysis = createAnalysisModule(context, {
-    vision: deps.vision,
-    media: media.api,
-    recognition: recognition.api,
-    activities: activities.api,
-    alerts: alerts.api,
-    watches: watches.api,
-    enabled: deps.analysis !== false,
-  });
-  // Unknown faces seen on several days are offered once in the chat; a reply naming them makes the memory.
-  const recurringFaces = createRecurringFacesModule(context, {
-    vision: deps.vision,
-    analysis: analysis.api,
-    chat: chat.api,
-    memories: memories.api,
-    recognition: recognition.api,
-  });
-  const assistant = createAssistantModule(context, {
-    chat: chat.api,
-    memories: memories.api,
-    notifications: notifications.api,
-    activities: activities.api,
-    // A reply to a recurring face's offer names or dismisses it; any other reply may correct an alert.
-    alerts: recurringFaces.api.answeringFirst(alerts.api),
-    watches: watches.api,
-    llm: deps.llm,
-  });
-  // Paid plans: Stripe's customers and subscriptions on the users' rows; a subscription starting releases
-  // the uploads held for want of free events; the free-events notice goes out through chat and push.
-  const billing = createBillingModule(context, {
-    provider: billingFromConfig(config),
-    users: users.api,
-    activities: activities.api,
-    chat: chat.api,
-    notifications: notifications.api,
-    now: deps.billingNow,
-  });
-  const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });
-
-  // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
-  const all: AppModule<unknown>[] = [
-    ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, helper, streams, chat, alerts, watches, analysis, recurringFaces, assistant],
-    ...[billing, highlights],
-  ];
+  const { all, apis } = await buildModules(context, deps);
   registerHealthRoutes(app, {
     ping: () => database.ping(),
-    mediaTools: () => media.api.report(),
-    isOperator: auth.api.isAdmin,
+    mediaTools: () => apis.media.report(),
+    isOperator: apis.auth.isAdmin,
   });
   const http = {
-    guards: auth.api.guards,
+    guards: apis.auth.guards,
     rateLimit: { max: deps.limits.authPerIpPerMinute, timeWindow: 60_000 },
   };
+  // Mounted in the order built: routes, job workers (all before the app is ready), schedules once it is.
   for (const module of all) await module.routes?.(app, http);
   for (const module of all) await module.workers?.(jobs);
   app.addHook('onReady', async () => {
@@ -222,25 +56,7 @@ export async function createServer(deps: AppDeps) {
   app.addHook('onClose', () => jobs.stop());
   await mountWebApp(app, deps.webDistDir, http.guards.bearer);
 
-  return {
-    app,
-    jobs,
-    modules: {
-      activities: activities.api,
-      auth: auth.api,
-      chat: chat.api,
-      helper: helper.api,
-      highlights: highlights.api,
-      ingest: ingest.api,
-      memories: memories.api,
-      notifications: notifications.api,
-      realtime: realtime.api,
-      recognition: recognition.api,
-      recurringFaces: recurringFaces.api,
-      streams: streams.api,
-      watches: watches.api,
-    },
-  };
+  return { app, jobs, modules: apis };
 }
 
 /** The web app, with history fallback for every non-API GET; everything else unknown is a 404 envelope. */

@@ -39,7 +39,7 @@ export interface TestAppOptions {
   vision?: VisionEngine;
   /** false: user messages get no answer from the home sitter (tests of the chat's own mechanics). */
   chatAnswers?: boolean;
-  /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
+  /** false: `analysis.analyse` jobs stay queued, so a test sees exactly what processing stored. */
   analysis?: boolean;
   /** How long a desktop helper's live relay goes on without viewers (30 s in the server). */
   helperLiveLingerMs?: number;

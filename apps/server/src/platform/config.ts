@@ -365,12 +365,12 @@ export const settings = {
   JOB_EXPIRE_UPLOAD_SECONDS: setting(
     z.coerce.number().int().min(1).max(3600),
     '180',
-    'Seconds an `ingest.process-upload` job may run before it counts as cut off (a crashed instance) and runs again',
+    'Seconds an `activities.process-upload` job may run before it counts as cut off (a crashed instance) and runs again',
   ),
   JOB_EXPIRE_ANALYSIS_SECONDS: setting(
     z.coerce.number().int().min(1).max(3600),
     '600',
-    'Seconds an `activity.analyse` job may run before it counts as cut off (a crashed instance) and runs again',
+    'Seconds an `analysis.analyse` job may run before it counts as cut off (a crashed instance) and runs again',
   ),
   JOB_MAINTENANCE_SECONDS: setting(
     z.coerce.number().int().min(1).max(3600),
@@ -464,7 +464,7 @@ export const settings = {
   AI_CONCURRENCY: setting(
     z.coerce.number().int().min(1).max(16),
     '1',
-    'Activities analysed at once (`activity.analyse` jobs); their images queue for the vision workers',
+    'Activities analysed at once (`analysis.analyse` jobs); their images queue for the vision workers',
   ),
   LLM_BASE_URL: setting(
     optionalUrl,

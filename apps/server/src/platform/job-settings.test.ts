@@ -12,7 +12,7 @@ describe('job settings from the configuration', () => {
 
   it('gives the upload path its own expiries and checks for expired jobs every 30 s by default', () => {
     const settings = jobSettingsFromConfig(loadConfig({}));
-    expect(settings.expireInSeconds).toEqual({ 'ingest.process-upload': 180, 'activity.analyse': 600 });
+    expect(settings.expireInSeconds).toEqual({ 'activities.process-upload': 180, 'analysis.analyse': 600 });
     expect(settings.maintenanceIntervalSeconds).toBe(30);
     expect(settings.retryPolicy?.['notifications.retry-channel']).toEqual({
       retryDelaySeconds: 30,
@@ -28,7 +28,7 @@ describe('job settings from the configuration', () => {
         JOB_MAINTENANCE_SECONDS: '2',
       }),
     );
-    expect(settings.expireInSeconds).toEqual({ 'ingest.process-upload': 10, 'activity.analyse': 20 });
+    expect(settings.expireInSeconds).toEqual({ 'activities.process-upload': 10, 'analysis.analyse': 20 });
     expect(settings.maintenanceIntervalSeconds).toBe(2);
   });
 });

@@ -28,8 +28,8 @@ export function jobSettingsFromConfig(
 ): Pick<JobsOptions, 'expireInSeconds' | 'retryPolicy' | 'maintenanceIntervalSeconds'> {
   return {
     expireInSeconds: {
-      'ingest.process-upload': config.JOB_EXPIRE_UPLOAD_SECONDS,
-      'activity.analyse': config.JOB_EXPIRE_ANALYSIS_SECONDS,
+      'activities.process-upload': config.JOB_EXPIRE_UPLOAD_SECONDS,
+      'analysis.analyse': config.JOB_EXPIRE_ANALYSIS_SECONDS,
     },
     retryPolicy: {
       'notifications.retry-channel': {

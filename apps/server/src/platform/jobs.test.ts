@@ -373,22 +373,98 @@ describe.skipIf(!isEmbedded)('jobs after a crash (embedded)', () => {
   }, 60_000);
 });
 
+describe('a job renamed by an upgrade', () => {
+  it("runs the jobs queued under its old name, and drops the old name's schedule", async () => {
+    const database = await createTestDatabase();
+    const log = createLogger('silent');
+    try {
+      // The previous version: its jobs queued (one by one and many at once) and scheduled under the old name.
+      const before = createJobs({ schemas: { 'test.old-name': n }, database, log });
+      before.leaveQueued('test.old-name');
+      await before.start();
+      await before.send('test.old-name', { n: 1 });
+      await before.sendMany('test.old-name', [{ n: 2 }, { n: 3 }]);
+      await before.schedule('test.old-name', '0 3 * * *', { n: 0 });
+      await before.stop();
+
+      const after = createJobs({
+        schemas: { 'test.new-name': n },
+        renamed: { 'test.old-name': 'test.new-name' },
+        database,
+        log,
+      });
+      const moved = receiver();
+      await after.work('test.new-name', {}, moved.handle);
+      await after.start();
+      try {
+        await moved.until((got) => got.length === 3);
+        expect([...moved.got].sort()).toEqual([1, 2, 3]);
+        const left = await database.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'test.old-name'`,
+        );
+        expect(left[0]?.count).toBe(0);
+        const schedules = await database.query<{ name: string }>(`SELECT name FROM pgboss.schedule`);
+        expect(schedules.map((s) => s.name)).not.toContain('test.old-name');
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});
+
 describe('app.jobs', () => {
   it('is started with the app and drained when it closes', async () => {
     const { createTestApp } = await import('../../test/app.js');
-    // Without the analysis, the app leaves activity.analyse to whoever works it: here, the test.
+    // Without the analysis, the app leaves analysis.analyse to whoever works it: here, the test.
     const t = await createTestApp({ analysis: false });
     const activityId = '00000000-0000-4000-8000-000000000009';
     const got = new Promise<string>(
-      (resolve) => void t.jobs.work('activity.analyse', {}, async (data) => resolve(data.activityId)),
+      (resolve) => void t.jobs.work('analysis.analyse', {}, async (data) => resolve(data.activityId)),
     );
     try {
-      await t.jobs.send('activity.analyse', { activityId });
+      await t.jobs.send('analysis.analyse', { activityId });
       expect(await got).toEqual(activityId);
     } finally {
       await t.close();
     }
-    await expect(t.jobs.send('activity.analyse', { activityId })).rejects.toThrow('stopped');
+    await expect(t.jobs.send('analysis.analyse', { activityId })).rejects.toThrow('stopped');
+  }, 60_000);
+
+  it("runs a job the previous version queued under the job's old name (ai.purge-ephemeral)", async () => {
+    const { createTestApp } = await import('../../test/app.js');
+    const database = await createTestDatabase();
+    try {
+      const before = createJobs({
+        schemas: { 'ai.purge-ephemeral': z.object({}) },
+        database,
+        log: createLogger('silent'),
+      });
+      before.leaveQueued('ai.purge-ephemeral');
+      await before.start();
+      await before.send('ai.purge-ephemeral', {});
+      await before.stop();
+
+      const t = await createTestApp({ database });
+      try {
+        // Moved to alerts.purge-ephemeral at start, and run there.
+        const states = await stateReached(
+          async () =>
+            (
+              await database.query<{ name: string; state: string }>(
+                `SELECT name, state FROM pgboss.job WHERE name IN ('ai.purge-ephemeral', 'alerts.purge-ephemeral')`,
+              )
+            ).map((r) => `${r.name} ${r.state}`),
+          (rows) => rows.length === 1 && rows[0] === 'alerts.purge-ephemeral completed',
+        );
+        expect(states).toEqual(['alerts.purge-ephemeral completed']);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 
   it('names the jobs of the map that nobody works, so the server can refuse to start without them', async () => {

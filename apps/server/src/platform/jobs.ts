@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { Database, Db } from './db/client.js';
-import { JOB_SCHEMAS } from './job-map.js';
+import { JOB_SCHEMAS, RENAMED_JOBS } from './job-map.js';
 import type { Logger } from './logger.js';
 
 /** Job name → the schema of its payload. */
@@ -91,6 +91,8 @@ export interface JobsOptions<S extends JobSchemas = typeof JOB_SCHEMAS> {
   log: Logger;
   /** The jobs and their payload schemas; the server's own map unless a test brings its own. */
   schemas?: S;
+  /** Old job name → its name now: jobs queued under the old one move at start (job-map.ts `RENAMED_JOBS`). */
+  renamed?: Readonly<Record<string, string>>;
   /** How often idle workers look for due jobs: retries, delayed jobs, jobs sent by other instances (5 s embedded, 2 s on PostgreSQL). */
   pollingIntervalSeconds?: number;
   /** First retry delay; later ones double (with jitter). */
@@ -159,6 +161,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
 ): JobRunner<PayloadsOf<S>> {
   const { database, log } = options;
   const schemas: JobSchemas = options.schemas ?? JOB_SCHEMAS;
+  const renamed = options.renamed ?? (options.schemas ? {} : RENAMED_JOBS);
   const leftQueued = new Set<string>();
   // Embedded, every job is sent by this process, which wakes its workers itself: polls only find retries and
   // delayed jobs, so they can be rare (each costs a statement on the one embedded connection). With
@@ -423,6 +426,27 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
     }
   }
 
+  /**
+   * Jobs a previous version queued under a name the job no longer has move to its new name (and so to its
+   * worker), and the old name's schedule goes, as the new name is scheduled. Only waiting jobs move: one still
+   * running on an instance of the previous version finishes there (on the embedded database none is, see
+   * `retryInterrupted`, which runs first).
+   */
+  async function moveRenamedJobs(): Promise<void> {
+    for (const [old, name] of Object.entries(renamed)) {
+      if (!knownQueues.has(old)) continue;
+      await ensureQueue(name);
+      const { rows } = await database.executeSql(
+        `WITH moved AS (UPDATE ${SCHEMA}.job SET name = $2 WHERE name = $1 AND state IN ('created', 'retry') RETURNING 1)
+         SELECT count(*)::int AS count FROM moved`,
+        [old, name],
+      );
+      await boss.unschedule(old);
+      const count = (rows[0] as { count: number } | undefined)?.count ?? 0;
+      if (count > 0) log.info({ job: name, from: old, count }, 'queued jobs moved to their new name');
+    }
+  }
+
   function whenStarted(): Promise<void> {
     if (state === 'started') return Promise.resolve();
     if (state === 'starting' && starting) return starting;
@@ -534,6 +558,7 @@ export function createJobs<S extends JobSchemas = typeof JOB_SCHEMAS>(
         await boss.start();
         for (const queue of await boss.getQueues()) knownQueues.add(queue.name);
         if (database.kind === 'pglite') await retryInterrupted();
+        await moveRenamedJobs();
         for (const reg of registrations) await startWorkers(reg);
         state = 'started';
       })();

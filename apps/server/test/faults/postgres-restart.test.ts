@@ -198,7 +198,7 @@ describe.skipIf(!runnable)('PostgreSQL restarted during an upload burst', () => 
     await until(async () => {
       const { rows } = await db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM uploads WHERE user_id = $1 AND status = 'pending')
-              + (SELECT count(*) FROM pgboss.job WHERE name IN ('ingest.process-upload', 'activity.analyse')
+              + (SELECT count(*) FROM pgboss.job WHERE name IN ('activities.process-upload', 'analysis.analyse')
                  AND state IN ('created', 'retry', 'active')) AS n`,
         [userId],
       );

@@ -234,15 +234,15 @@ describe.skipIf(!runnable)('two server instances on one database and Redis', () 
     );
     console.log(
       `[faults] jobs left active by the killed instance: ${stuck.length} ` +
-        `(${stuck.filter((j) => j.name === 'ingest.process-upload').length} uploads), ` +
+        `(${stuck.filter((j) => j.name === 'activities.process-upload').length} uploads), ` +
         `expiring after ${[...new Set(stuck.map((j) => j.expire))].join('/') || '-'} s`,
     );
     // The expiry comes from the configuration, not pg-boss's 15-minute default.
     for (const job of stuck)
       expect(job.expire).toBe(
-        job.name === 'activity.analyse'
+        job.name === 'analysis.analyse'
           ? EXPIRE_ANALYSIS_SECONDS
-          : job.name === 'ingest.process-upload'
+          : job.name === 'activities.process-upload'
             ? EXPIRE_UPLOAD_SECONDS
             : job.expire,
       );
@@ -260,7 +260,7 @@ describe.skipIf(!runnable)('two server instances on one database and Redis', () 
     // And every activity's analysis (and so its alert) has run.
     await until(async () => {
       const { rows } = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name IN ('activity.analyse', 'ingest.process-upload')
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name IN ('analysis.analyse', 'activities.process-upload')
          AND state IN ('created', 'retry', 'active')`,
       );
       return rows[0]!.n === 0 ? true : undefined;

@@ -92,16 +92,18 @@ describe('free events with billing enabled', () => {
     expect((await uploadRow(a.t, stale.id))?.status).toBe('held');
   });
 
-  it('deletes uploads held for more than 24 h (ingest.purge-held), bytes and row', async () => {
+  it('deletes uploads held for more than 24 h (activities.purge-held), bytes and row', async () => {
     const id = await newUser(0);
     const stale = await plantUpload(a, id, snap('Silo', 0, Date.now() - 25 * 3_600_000));
     const fresh = await plantUpload(a, id, snap('Silo', 0, Date.now() - 3_600_000));
     for (const u of [stale, fresh]) expect(await process(u.id)).toBe('held');
 
-    await a.t.jobs.send('ingest.purge-held', {});
+    await a.t.jobs.send('activities.purge-held', {});
+    // The row goes first, then the bytes: the job is done when both are gone.
     await stateReached(
-      () => uploadRow(a.t, stale.id),
-      (row) => row === undefined,
+      async () =>
+        (await uploadRow(a.t, stale.id)) === undefined && !(await a.storage.exists(stale.storageKey)),
+      (gone) => gone,
     );
     expect(await a.storage.exists(stale.storageKey)).toBe(false);
     expect((await uploadRow(a.t, fresh.id))?.status).toBe('held');

@@ -4,6 +4,7 @@ import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { MediaApi } from '../media/media.module.js';
 import type { RealtimeApi } from '../realtime/realtime.module.js';
 import { createAttachmentRefresher } from './activities.attachments.js';
+import { loadAnalysisContext } from './activities.context.js';
 import { createActivityFindingsRepository } from './activities.findings.repository.js';
 import { createActivityMedia } from './activities.media.js';
 import { createUploadProcessor } from './activities.processing.js';
@@ -11,10 +12,11 @@ import { createActivityRenderer } from './activities.render.js';
 import { createActivitiesRepository, type ActivityRef, type ActivityRow } from './activities.repository.js';
 import { registerActivityRoutes } from './activities.routes.js';
 import { createActivitiesService } from './activities.service.js';
-import { registerActivityWorkers, scheduleActivityJobs } from './activities.workers.js';
+import { registerActivityWorkers, scheduleActivityJobs } from './activities.jobs.js';
 
 // What other modules may use besides the API: rules and errors they share.
 export { ephemeralUntil } from './activities.amnesia.js';
+export type { AnalysisContext, CameraContext, OwnerContext } from './activities.context.js';
 
 export interface ActivitiesNeeds {
   cameras: Pick<CamerasApi, 'arrivals'>;
@@ -23,7 +25,7 @@ export interface ActivitiesNeeds {
 }
 
 /**
- * Camera events: stored uploads become activities (`ingest.process-upload`, or handed over directly on the
+ * Camera events: stored uploads become activities (`activities.process-upload`, or handed over directly on the
  * embedded database), which are listed, played, deleted and purged after RETENTION_DAYS.
  */
 export function createActivitiesModule(context: ModuleContext, needs: ActivitiesNeeds) {
@@ -70,6 +72,11 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       processUpload: (uploadId: string) => processor.process(uploadId),
       /** Billing: a subscription became active; the user's uploads held in the last 24 h are processed now. */
       releaseHeld: (userId: string) => processor.releaseHeld(userId),
+      /**
+       * The activity with its camera and owner, what the analysis, the alerts and the watches decide by;
+       * undefined when the activity is gone (deleted, purged).
+       */
+      loadContext: (activityId: string) => loadAnalysisContext(context.database.db, activityId),
       /** Deletes activities with their media (e.g. short-lived ones kept only for an alert). */
       deleteActivities: (refs: ActivityRef[]) => activities.deleteActivities(refs),
       /** An activity as the API shows it, with fresh signed URLs. */

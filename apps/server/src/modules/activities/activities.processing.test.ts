@@ -391,9 +391,9 @@ describe('retried and duplicated jobs', () => {
     }
   });
 
-  it('is what the ingest.process-upload job runs', async () => {
+  it('is what the activities.process-upload job runs', async () => {
     const up = await plantUpload(a, aliceId, image('Queued', at(moment(), 0)));
-    await a.t.jobs.send('ingest.process-upload', { uploadId: up.id });
+    await a.t.jobs.send('activities.process-upload', { uploadId: up.id });
     await stateReached(
       async () => (await uploadRow(a.t, up.id))?.status,
       (status) => status === 'processed',

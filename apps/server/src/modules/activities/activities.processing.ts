@@ -13,7 +13,7 @@ import { createUploadRounds, type RoundItem, type UploadOutcome } from './activi
 
 /** Snapshots a round takes at most (a larger round waits longer for its slowest thumbnail). */
 export const MAX_ROUND = 32;
-/** `ingest.process-upload` jobs claimed at once: a round's worth running and the next one gathering. */
+/** `activities.process-upload` jobs claimed at once: a round's worth running and the next one gathering. */
 export const CLAIM_SIZE = 2 * MAX_ROUND;
 /** Rounds a snapshot is planned in (its camera's activities changed under it) before it is processed alone. */
 const MAX_ROUND_TRIES = 3;
@@ -107,13 +107,13 @@ function createLimiter(size: number) {
 const cameraKey = (userId: string, name: string) => `${userId}\n${name.toLowerCase()}`;
 
 /**
- * `ingest.process-upload`: stored camera files into activities (issue "Camera event ingest", "Processing").
+ * `activities.process-upload`: stored camera files into activities (issue "Camera event ingest", "Processing").
  * This is the scheduling: jobs' uploads gather into rounds of snapshots, clips (and uploads of users limited
  * to free events, or whose rounds kept failing) go alone, a camera is held by one piece of work at a time in
  * this process. What becomes of the uploads is decided by the one rule in activities.rounds.ts, for a round and
  * for an upload alone (a round of one). At least once in, exactly once out: the upload rows are locked and must
  * still be pending when their activities are written, in one transaction with the rows' new status and the
- * `activity.analyse` jobs, so a retried or duplicated job never makes a second activity.
+ * `analysis.analyse` jobs, so a retried or duplicated job never makes a second activity.
  */
 export function createUploadProcessor(deps: UploadProcessorDeps) {
   const { repo, storage, log } = deps;
@@ -281,7 +281,7 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
 
   return {
     /**
-     * The `ingest.process-upload` handler. Snapshots are processed in rounds, clips alone (both by the rule in
+     * The `activities.process-upload` handler. Snapshots are processed in rounds, clips alone (both by the rule in
      * activities.rounds.ts); errors other than unreadable media are thrown (retried).
      */
     process(uploadId: string): Promise<UploadOutcome> {
@@ -299,14 +299,15 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
       const since = new Date(now().getTime() - HOLD_MS);
       const ids = await repo.transaction(async (q, tx) => {
         const released = await q.unholdUploads(userId, since);
-        for (const uploadId of released) await deps.jobs.send('ingest.process-upload', { uploadId }, { tx });
+        for (const uploadId of released)
+          await deps.jobs.send('activities.process-upload', { uploadId }, { tx });
         return released;
       });
       if (ids.length > 0) log.info({ userId, uploads: ids.length }, 'held camera uploads released');
       return ids.length;
     },
 
-    /** `ingest.purge-held`: uploads held for more than 24 h are deleted, bytes and row. */
+    /** `activities.purge-held`: uploads held for more than 24 h are deleted, bytes and row. */
     async purgeHeld(): Promise<number> {
       const cutoff = new Date(now().getTime() - HOLD_MS);
       let purged = 0;

@@ -4,9 +4,12 @@ import { activities, cameras, uploads, users } from '../../platform/db/schema.js
 import {
   countIngestEvent,
   deleteUploadRows,
+  findUploadRow,
   finishPendingUpload,
+  lockPendingUploads,
   markUploadsProcessed,
   releaseHeldUploads,
+  uploadsReceivedBefore,
   type IngestCounterReason,
   type UploadRow,
 } from '../ingest/ingest.module.js';
@@ -91,18 +94,11 @@ export interface LockedCamera {
 function processingQueries(db: Db) {
   return {
     /**
-     * Uploads of a round, locked until the transaction ends; answers the ids still pending (a duplicated
-     * job's run waits here, then sees its upload is done).
+     * Uploads of a round, locked until the transaction ends; answers the ids still pending (the ingest's
+     * statement, on this `db`).
      */
     async lockPendingUploads(uploadIds: string[]): Promise<Set<string>> {
-      if (uploadIds.length === 0) return new Set();
-      const rows = await db
-        .select({ id: uploads.id, status: uploads.status })
-        .from(uploads)
-        .where(inArray(uploads.id, uploadIds))
-        .orderBy(asc(uploads.id))
-        .for('update');
-      return new Set(rows.filter((r) => r.status === 'pending').map((r) => r.id));
+      return lockPendingUploads(db, uploadIds);
     },
 
     /**
@@ -216,8 +212,9 @@ function processingQueries(db: Db) {
 export type ProcessingQueries = ReturnType<typeof processingQueries>;
 
 /**
- * Activities' SQL, and the processing's reads of uploads (their writes are the ingest's statements, their
- * free events the users module's, run here on the same `db`). Every query a user's call reaches is scoped by
+ * Activities' SQL, and the processing's read of a round's uploads with their owners (every statement that
+ * reads or moves an upload's status is the ingest's, their free events the users module's, run here on the
+ * same `db`). Every query a user's call reaches is scoped by
  * that user.
  */
 export function createActivitiesRepository(db: Db) {
@@ -232,9 +229,9 @@ export function createActivitiesRepository(db: Db) {
       return db.transaction((tx) => fn(processingQueries(tx), tx));
     },
 
+    /** One upload's row (the ingest's statement). */
     async findUpload(uploadId: string): Promise<UploadRow | undefined> {
-      const [row] = await db.select().from(uploads).where(eq(uploads.id, uploadId)).limit(1);
-      return row;
+      return findUploadRow(db, uploadId);
     },
 
     async findOwner(userId: string): Promise<UploadOwner | undefined> {
@@ -353,16 +350,9 @@ export function createActivitiesRepository(db: Db) {
       return rows.length;
     },
 
-    /** Uploads received before `cutoff` (optionally of one status), oldest first. */
+    /** Uploads received before `cutoff` (optionally of one status), oldest first (the ingest's statement). */
     async uploadsBefore(cutoff: Date, limit: number, status?: UploadRow['status']): Promise<UploadRow[]> {
-      return db
-        .select()
-        .from(uploads)
-        .where(
-          and(lt(uploads.receivedAt, cutoff), status === undefined ? undefined : eq(uploads.status, status)),
-        )
-        .orderBy(uploads.receivedAt)
-        .limit(limit);
+      return uploadsReceivedBefore(db, cutoff, limit, status);
     },
 
     /**

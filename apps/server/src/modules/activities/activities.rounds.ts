@@ -100,7 +100,7 @@ interface ActivityWrite {
  * files are planned against the activities they may join, free events are checked, the media is made, and one
  * transaction commits it all: the uploads and cameras locked, the plan checked again, new activities inserted
  * (a free event taken for each, amnesia's short life set), joined ones extended, the uploads marked processed
- * and the `activity.analyse` jobs sent. After commit the originals go and new activities are announced.
+ * and the `analysis.analyse` jobs sent. After commit the originals go and new activities are announced.
  *
  * A round costs a fixed number of statements whatever its number of files: the cameras registered and stamped
  * in two, the activities they may join read in one, every thumbnail made at once (sharp works on libuv's
@@ -389,7 +389,7 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
           await q.finishUploadsProcessed(done, at);
           const touched = [...new Set(done.map((d) => d.activityId))];
           await deps.jobs.sendMany(
-            'activity.analyse',
+            'analysis.analyse',
             touched.map((activityId) => ({ activityId })),
             { tx },
           );

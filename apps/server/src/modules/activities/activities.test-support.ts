@@ -104,7 +104,7 @@ export async function countersOf(t: TestApp, userId: string) {
 /** Jobs of a queue whose payload names this activity (pg-boss keeps them in its own schema). */
 export async function analyseJobsFor(t: TestApp, activityId: string): Promise<number> {
   const rows = await t.database.query<{ n: number }>(
-    `select count(*)::int as n from pgboss.job where name = 'activity.analyse' and data->>'activityId' = $1`,
+    `select count(*)::int as n from pgboss.job where name = 'analysis.analyse' and data->>'activityId' = $1`,
     [activityId],
   );
   return rows[0]?.n ?? 0;

@@ -19,20 +19,20 @@ export interface AlertsWorkersDeps {
  */
 export async function registerAlertsWorkers(jobs: Jobs, deps: AlertsWorkersDeps): Promise<void> {
   const { richer, log } = deps;
-  await jobs.work('ai.describe-alert', { concurrency: 2 }, async ({ activityId }) => {
+  await jobs.work('alerts.describe-alert', { concurrency: 2 }, async ({ activityId }) => {
     // Sent while a language model was configured; without one now, the alert keeps its composed sentence.
     if (richer) await richer.describe(activityId);
     else log.info({ activityId }, 'no language model: the alert keeps its composed sentence');
   });
-  await jobs.work('ai.purge-ephemeral', { concurrency: 1 }, async () => {
+  await jobs.work('alerts.purge-ephemeral', { concurrency: 1 }, async () => {
     await deps.purge.purgeDue();
   });
 }
 
 export async function scheduleAlertsJobs(jobs: Jobs): Promise<void> {
-  await jobs.schedule('ai.purge-ephemeral', PURGE_EPHEMERAL_CRON, {});
+  await jobs.schedule('alerts.purge-ephemeral', PURGE_EPHEMERAL_CRON, {});
 }
 
 /** For the alerts: the richer sentence is written after the alert went out, at most once at a time per activity. */
 export const requestRicherDescription = (jobs: Jobs) => (activityId: string) =>
-  jobs.send('ai.describe-alert', { activityId }, { singletonKey: activityId, retryLimit: 0 });
+  jobs.send('alerts.describe-alert', { activityId }, { singletonKey: activityId, retryLimit: 0 });

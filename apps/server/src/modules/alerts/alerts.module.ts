@@ -5,7 +5,7 @@ import type { ChatApi } from '../chat/chat.module.js';
 import type { NotificationsApi } from '../notifications/notifications.module.js';
 import type { RecognitionApi } from '../recognition/recognition.module.js';
 import { registerAlertsWorkers, requestRicherDescription, scheduleAlertsJobs } from './alerts.jobs.js';
-import { createAlertsRepository, loadAnalysisContext } from './alerts.repository.js';
+import { createAlertsRepository } from './alerts.repository.js';
 import { createAlertsService } from './alerts.service.js';
 import { createEphemeralPurge } from './amnesia-purge.js';
 import { registerCorrectionRoutes } from './corrections.routes.js';
@@ -16,14 +16,13 @@ import type { UsersApi } from '../users/users.module.js';
 
 // What other modules may use besides the API: rules and errors they share.
 export { attachmentFor, isAlertWorthy, readableDescription, type ActivityMedia } from './alert-message.js';
-/** An activity with its camera and owner, the context the analysis reads before the alert (its repository). */
-export { loadAnalysisContext } from './alerts.repository.js';
 
 export interface AlertsNeeds {
   chat: Pick<ChatApi, 'postAgentMessage' | 'updateAgentMessage' | 'deleteAgentMessage'>;
   notifications: Pick<NotificationsApi, 'notify'>;
   activities: Pick<
     ActivitiesApi,
+    | 'loadContext'
     | 'render'
     | 'deleteActivities'
     | 'claimAlert'
@@ -69,7 +68,7 @@ export function createAlertsModule(context: ModuleContext, needs: AlertsNeeds) {
        * tried again later): the activity is kept, its camera neither muted nor private, no privacy mode.
        */
       async alertWanted(userId: string, activityId: string): Promise<boolean> {
-        const ctx = await loadAnalysisContext(context.database.db, activityId);
+        const ctx = await needs.activities.loadContext(activityId);
         if (!ctx || ctx.user.id !== userId) return false;
         return !(
           ctx.camera.isMuted ||

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
-import type { ActivitiesApi } from '../activities/activities.module.js';
+import type { ActivitiesApi, AnalysisContext } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-import type { AlertsRepository, AnalysisContext } from './alerts.repository.js';
+import type { AlertsRepository } from './alerts.repository.js';
 import {
   alertText,
   attachmentFor,
@@ -38,7 +38,7 @@ export interface AlertsServiceDeps {
   notify(userId: string, notification: ActivityAlertNotification): Promise<unknown>;
   /** Signed URLs of an activity's poster or thumbnail, clip and HLS playlist. */
   media(activity: ActivityRow): Promise<ActivityMedia>;
-  /** After the alert is out, the LLM may write a richer sentence (`ai.describe-alert` job); absent without one. */
+  /** After the alert is out, the LLM may write a richer sentence (`alerts.describe-alert` job); absent without one. */
   requestRicherDescription?(activityId: string): Promise<void>;
   log: Logger;
   /** Events of one camera within this many ms of an alert's first event join that alert (60 s). */

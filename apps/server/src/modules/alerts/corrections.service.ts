@@ -2,7 +2,7 @@ import type { ActivityCorrectionResult, ActivityRecognition } from '@homesitter/
 import type { RecognisedMemory } from '../../platform/db/schema.js';
 import type { ActivityFaceRow } from '../activities/activities.findings.repository.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
-import { describe } from '../language/stored-descriptions.js';
+import { describe } from '../language/language.module.js';
 import type { AlertsRepository } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import { parseChatCorrection } from './chat-correction.js';
@@ -11,7 +11,7 @@ import { correctionErrors } from './corrections.errors.js';
 export interface CorrectionsServiceDeps {
   repo: AlertsRepository;
   /** Writes a correction on the activity and its faces (the activities module owns them). */
-  activities: Pick<ActivitiesApi, 'setFaceMemory' | 'updateRecognition'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'setFaceMemory' | 'updateRecognition'>;
   /** Adds a face to a person memory's examples; `negative` marks one that is not them. */
   faceExamples: {
     addCorrection(
@@ -84,7 +84,7 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
     isCorrect: boolean,
     options: { refreshAlert: boolean },
   ): Promise<ActivityCorrectionResult & { alertMessageId: string | null }> {
-    const ctx = await repo.loadContext(activityId);
+    const ctx = await deps.activities.loadContext(activityId);
     if (!ctx || ctx.user.id !== userId) throw correctionErrors.activityNotFound();
     const memory = await repo.findMemory(userId, memoryId, now());
     if (!memory) throw correctionErrors.memoryNotFound();

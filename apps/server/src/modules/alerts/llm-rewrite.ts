@@ -1,21 +1,21 @@
 import { imageDataUrl } from '../../adapters/llm/llm.js';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
-import type { ActivitiesApi } from '../activities/activities.module.js';
-import { factsOf, localisedLanguage } from '../language/stored-descriptions.js';
-import type { AlertsRepository, AnalysisContext } from './alerts.repository.js';
+import type { ActivitiesApi, AnalysisContext } from '../activities/activities.module.js';
+import { factsOf, localisedLanguage } from '../language/language.module.js';
+import type { AlertsRepository } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
 import type { LlmDescriber } from './llm-sentence.js';
 
 /**
  * With a language model (`LLM_BASE_URL`), an alert's sentence is rewritten from the image and the facts
  * (what was detected and recognised, the camera's notes, the recognised memories' notes). The alert goes out
- * first with the composer's sentence; this runs after it (`ai.describe-alert`) and updates the same message.
+ * first with the composer's sentence; this runs after it (`alerts.describe-alert`) and updates the same message.
  * A slow, failing or doubtful answer leaves the composer's sentence in place (llm-sentence.ts decides).
  */
 export interface RicherDescriptionsDeps {
-  repo: Pick<AlertsRepository, 'loadContext' | 'memoryNotes'>;
+  repo: Pick<AlertsRepository, 'memoryNotes'>;
   /** Stores the richer sentence on the activity (the activities module owns it). */
-  activities: Pick<ActivitiesApi, 'updateDescriptions'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'updateDescriptions'>;
   describer: Pick<LlmDescriber, 'describe'>;
   /** The activity's picture (its poster or thumbnail), for models that look at images. */
   image(ctx: AnalysisContext): Promise<{ bytes: Buffer; contentType: string } | undefined>;
@@ -47,7 +47,7 @@ export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
 
   return {
     async describe(activityId: string): Promise<void> {
-      const ctx = await repo.loadContext(activityId);
+      const ctx = await deps.activities.loadContext(activityId);
       const messageId = ctx?.activity.alertMessageId;
       if (!ctx?.activity.description || !messageId) return;
       const { activity, camera, user } = ctx;

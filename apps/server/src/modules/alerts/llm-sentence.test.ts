@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlmServer } from '../../../test/fake-llm.js';
 import { createOpenAiLlm } from '../../adapters/llm/openai.llm.js';
 import { createLogger } from '../../platform/logger.js';
-import type { ActivityFacts } from '../language/activity-sentence.js';
+import type { ActivityFacts } from '../language/language.module.js';
 import { createLlmDescriber, type RicherDescriptionInput } from './llm-sentence.js';
 
 let server: FakeLlmServer;

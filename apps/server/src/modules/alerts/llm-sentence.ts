@@ -6,10 +6,16 @@
  */
 import { LlmError, type Llm, type LlmContentPart } from '../../adapters/llm/llm.js';
 import type { Logger } from '../../platform/logger.js';
-import { formatClock } from '../language/clock.js';
-import { describeActivity, subjectPhrase, type ActivityFacts } from '../language/activity-sentence.js';
-import { fold, namePattern, nameVariants } from '../language/fold.js';
-import type { Language } from '../language/lexicon.js';
+import {
+  formatClock,
+  describeActivity,
+  subjectPhrase,
+  type ActivityFacts,
+  fold,
+  namePattern,
+  nameVariants,
+  type Language,
+} from '../language/language.module.js';
 
 export interface RicherDescriptionInput {
   facts: ActivityFacts;

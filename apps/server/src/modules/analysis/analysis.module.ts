@@ -15,15 +15,15 @@ export interface AnalysisNeeds {
   vision: VisionEngine;
   media: Pick<MediaApi, 'extractFrames' | 'reportMissing'>;
   recognition: Pick<RecognitionApi, 'listForUser'>;
-  activities: Pick<ActivitiesApi, 'saveAnalysis' | 'markEphemeral'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral'>;
   alerts: Pick<AlertsApi, 'alertFor'>;
   watches: Pick<WatchesApi, 'activityAnalysed'>;
-  /** false: `activity.analyse` jobs stay queued, so a test sees exactly what processing stored. */
+  /** false: `analysis.analyse` jobs stay queued, so a test sees exactly what processing stored. */
   enabled: boolean;
 }
 
 /**
- * The AI's look at every activity (`activity.analyse`, sent with the activity): frames of its media go
+ * The AI's look at every activity (`analysis.analyse`, sent with the activity): frames of its media go
  * through the vision engine, faces, vehicles and animals are recognised, alerts decide what to tell, and the
  * user's watch requests are matched.
  */

@@ -1,20 +1,17 @@
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { memories, memorySites } from '../../platform/db/schema.js';
-import { loadAnalysisContext } from '../alerts/alerts.module.js';
 import type { RecognisableMemory } from '../recognition/recognition.js';
 
 const live = (now: Date) => or(isNull(memories.expiresAt), gt(memories.expiresAt, now));
 
 /**
- * The analysis' reads: the activity to look at and the memories it may recognise. What it found is written
+ * The analysis' reads: the memories it may recognise (the activity to look at comes from
+ * `activities.api.loadContext`). What it found is written
  * through the activities module, the owner of `activities` and `activity_faces`.
  */
 export function createAnalysisRepository(db: Db) {
   return {
-    /** The activity with its camera and owner; undefined when the activity is gone (deleted, purged). */
-    loadContext: (activityId: string) => loadAnalysisContext(db, activityId),
-
     /**
      * Live people, vehicle and animal memories that apply at a property: those associated with it, and those
      * associated with no property at all (they apply everywhere). A camera outside any property sees only

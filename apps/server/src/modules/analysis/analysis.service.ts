@@ -1,10 +1,9 @@
 import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
 import type { Logger } from '../../platform/logger.js';
-import { ephemeralUntil, type ActivitiesApi } from '../activities/activities.module.js';
+import { ephemeralUntil, type ActivitiesApi, type AnalysisContext } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-import type { AnalysisContext } from '../alerts/alerts.repository.js';
 import type { AlertsService } from '../alerts/alerts.service.js';
-import { describe } from '../language/stored-descriptions.js';
+import { describe } from '../language/language.module.js';
 import type { FaceExample } from '../recognition/face-match.js';
 import { recogniseActivity, type Recognition } from '../recognition/recognition.module.js';
 import type { AnalysisRepository } from './analysis.repository.js';
@@ -18,7 +17,7 @@ export interface ActivityFrames {
 export interface AnalysisServiceDeps {
   repo: AnalysisRepository;
   /** Writes the findings and amnesia's expiry on the activity (the activities module owns it). */
-  activities: Pick<ActivitiesApi, 'saveAnalysis' | 'markEphemeral'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral'>;
   vision: Pick<VisionEngine, 'analyse'>;
   frames: ActivityFrames;
   recognition: Recognition;
@@ -36,7 +35,7 @@ export function mediaFingerprint(a: Pick<ActivityRow, 'thumbnailKey' | 'videoKey
 }
 
 /**
- * `activity.analyse`: what is in an activity (objects; faces only with the owner's consent, globally and for
+ * `analysis.analyse`: what is in an activity (objects; faces only with the owner's consent, globally and for
  * the camera), who and what is known among it, one sentence about it; then the alert. Idempotent: a rerun
  * for unchanged media reuses the stored analysis, and the alert is claimed before anything is sent.
  */
@@ -135,7 +134,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 
   return {
     async analyseActivity(activityId: string): Promise<void> {
-      const ctx = await repo.loadContext(activityId);
+      const ctx = await deps.activities.loadContext(activityId);
       if (!ctx) return; // deleted (or purged) before its turn came: nothing to do
       const { activity, camera, user } = ctx;
       if (user.isGlobalPrivacyModeEnabled || camera.isPrivateModeEnabled) {

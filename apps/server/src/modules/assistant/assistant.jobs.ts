@@ -5,7 +5,7 @@ import type { AssistantService } from './assistant.service.js';
 export const ANSWER_CONCURRENCY = 2;
 
 export async function registerAssistantWorker(jobs: Jobs, deps: { assistant: AssistantService }) {
-  await jobs.work('ai.answer', { concurrency: ANSWER_CONCURRENCY }, ({ userId, messageId }) =>
+  await jobs.work('assistant.answer', { concurrency: ANSWER_CONCURRENCY }, ({ userId, messageId }) =>
     deps.assistant.answer(userId, messageId),
   );
 }

@@ -21,7 +21,7 @@ export interface AssistantNeeds {
   llm: Llm | undefined;
 }
 
-/** The home sitter's answers to the user's messages (`ai.answer`, sent with the message). */
+/** The home sitter's answers to the user's messages (`assistant.answer`, sent with the message). */
 export function createAssistantModule(context: ModuleContext, needs: AssistantNeeds) {
   const assistant = createAssistantService({
     repo: createAssistantRepository(context.database.db),

@@ -1,6 +1,6 @@
 /** What the language model is told before a conversation: who it is, what it knows and the rules it keeps. */
-import { formatClock, localDate } from '../language/clock.js';
-import type { Understood } from '../language/intent.js';
+import { formatClock, localDate } from '../language/language.module.js';
+import type { Understood } from '../conversation/conversation.module.js';
 import type { AssistantScope } from './assistant.tools.js';
 
 /** What the intent step read the message as, said to the model so it picks the same tool (STYLE point 14). */

@@ -10,7 +10,7 @@ import {
   users,
 } from '../../platform/db/schema.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-import type { ObjectKind } from '../language/lexicon.js';
+import type { ObjectKind } from '../language/language.module.js';
 import type { MemoryRow } from '../memories/memories.repository.js';
 
 /** The owner as the assistant needs them: how to speak to them and what it may keep. */

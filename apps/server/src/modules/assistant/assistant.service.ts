@@ -1,5 +1,5 @@
 /**
- * The home sitter's chat answers. A user message becomes an `ai.answer` job (sent with the message); the job
+ * The home sitter's chat answers. A user message becomes an `assistant.answer` job (sent with the message); the job
  * shows what it is doing (`ReceiveProgressUpdate`), reads the question, searches activities and memories,
  * posts the answer as an agent message citing what it found (source_activity_uuid_list, videos), pushes it
  * (CHAT_MESSAGE) and clears the progress. With an LLM the model answers through the same tools; when it is
@@ -12,8 +12,10 @@ import { LlmError, type Llm, type LlmMessage } from '../../adapters/llm/llm.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
 import { instantToExpiration } from '../memories/memories.module.js';
-import { composeAnswer, pickCited, type FoundActivity } from '../language/answer.js';
 import {
+  composeAnswer,
+  pickCited,
+  type FoundActivity,
   cannotDetectReply,
   composeCount,
   composeLast,
@@ -25,25 +27,18 @@ import {
   recurringNoteSuffix,
   thanksReply,
   unclearReply,
-} from '../language/intent-answers.js';
-import { householdReply } from '../language/household-answers.js';
-import type { SearchQuestion, Understood } from '../language/intent.js';
-import { correctionNote, correctionNotedReply } from '../language/correction-answers.js';
-import { detectLanguage } from '../language/detect.js';
-import { fold, namePattern, nameVariants } from '../language/fold.js';
-import { languageOf } from '../language/lexicon.js';
-import type { ParsedQuestion } from '../language/question.js';
-import {
+  householdReply,
+  type SearchQuestion,
+  type Understood,
+  correctionNote,
+  correctionNotedReply,
+  detectLanguage,
+  type ParsedQuestion,
   amnesiaRememberReply,
   failureReply,
   progressText,
   rememberedReply,
   smalltalkReply,
-} from '../language/replies.js';
-import type { ActivityRow } from '../activities/activities.repository.js';
-import type { AssistantRepository } from './assistant.repository.js';
-import { systemPrompt } from './assistant.prompts.js';
-import {
   watchCancelledReply,
   watchCreatedReply,
   watchLimitReply,
@@ -51,8 +46,12 @@ import {
   watchNotFoundReply,
   watchPastReply,
   watchWhichReply,
-} from '../language/watch-answers.js';
-import { DEFAULT_WATCH_HOURS } from '../language/watch-phrases.js';
+  DEFAULT_WATCH_HOURS,
+} from '../conversation/conversation.module.js';
+import { fold, namePattern, nameVariants, languageOf } from '../language/language.module.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { AssistantRepository } from './assistant.repository.js';
+import { systemPrompt } from './assistant.prompts.js';
 import {
   cancelWatches,
   createWatch,

@@ -2,7 +2,7 @@ import type { ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { recordCalls } from '../../../test/calls.js';
-import { describeActivity } from '../language/activity-sentence.js';
+import { describeActivity } from '../language/language.module.js';
 import {
   ask,
   car,

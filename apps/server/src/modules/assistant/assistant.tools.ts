@@ -8,28 +8,42 @@
 import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
-import { pickCited, timingReply, type FoundActivity } from '../language/answer.js';
-import type { HouseholdFacts } from '../language/household-answers.js';
-import { understand, type HouseholdTopic, type Understood } from '../language/intent.js';
-import { fold, namePattern, nameVariants } from '../language/fold.js';
-import type { Language, ObjectKind } from '../language/lexicon.js';
-import { kindOfLabel, OBJECT_KINDS } from '../language/lexicon.js';
-import { parseQuestion, type ParsedQuestion, type QuestionContext } from '../language/question.js';
-import { defaultWindow, parseTimeWindow } from '../language/time-phrases.js';
-import { windowPhrase } from '../language/window-label.js';
-import { placeAliases } from '../language/words.js';
-import { detectionsOf } from '../language/stored-descriptions.js';
-import type { ActivityRow } from '../activities/activities.repository.js';
-import type { MemoryRow } from '../memories/memories.repository.js';
-import type { AssistantRepository } from './assistant.repository.js';
-import { formatClock, localDate } from '../language/clock.js';
-import type { WatchFacts } from '../language/watch-answers.js';
 import {
+  pickCited,
+  timingReply,
+  type FoundActivity,
+  type HouseholdFacts,
+  understand,
+  type HouseholdTopic,
+  type Understood,
+  parseQuestion,
+  type ParsedQuestion,
+  type QuestionContext,
+  defaultWindow,
+  parseTimeWindow,
+  windowPhrase,
+  placeAliases,
+  type WatchFacts,
   DEFAULT_WATCH_HOURS,
   watchWindow,
   type WatchRequest,
   type WatchTarget,
-} from '../language/watch-phrases.js';
+} from '../conversation/conversation.module.js';
+import {
+  fold,
+  namePattern,
+  nameVariants,
+  type Language,
+  type ObjectKind,
+  kindOfLabel,
+  OBJECT_KINDS,
+  detectionsOf,
+  formatClock,
+  localDate,
+} from '../language/language.module.js';
+import type { ActivityRow } from '../activities/activities.repository.js';
+import type { MemoryRow } from '../memories/memories.repository.js';
+import type { AssistantRepository } from './assistant.repository.js';
 import { TooManyWatchesError, type WatchInput, type WatchRow } from '../watches/watches.module.js';
 
 /** Everything about the user a conversation works with, loaded once per message. */

@@ -170,7 +170,7 @@ describe('the cached cameras list', () => {
     const queued = await plantUpload(a, userId, file(third));
     // Processing tells the ingest when it is done with an upload; the row then says what became of it.
     const settled = recordCalls(a.t.deps.events, 'emit');
-    await a.t.jobs.send('ingest.process-upload', { uploadId: queued.id });
+    await a.t.jobs.send('activities.process-upload', { uploadId: queued.id });
     await settled.find(
       (event, payload) =>
         event === 'upload.settled' && 'uploadId' in payload && payload.uploadId === queued.id,

@@ -33,8 +33,10 @@ export function createChatModule(context: ModuleContext, needs: ChatNeeds) {
     }),
     realtime: needs.realtime,
     isOwnMediaUrl: createOwnMediaCheck(config.PUBLIC_URL, (key, exp, sig) => signer.check(key, exp, sig)),
-    // Every question gets its answer: the `ai.answer` job commits with the message (the assistant works it).
-    onUserMessage: needs.answers ? (message, tx) => jobs.send('ai.answer', message, { tx }) : undefined,
+    // Every question gets its answer: the `assistant.answer` job commits with the message (the assistant works it).
+    onUserMessage: needs.answers
+      ? (message, tx) => jobs.send('assistant.answer', message, { tx })
+      : undefined,
     // Alerts and answers keep their clips' and images' URLs; history hands out fresh ones (signed URLs expire).
     refreshAttachments: async (userId, messages) =>
       resignImages(userId, await needs.activities.refreshAttachments(userId, messages)),

@@ -32,7 +32,7 @@ export interface ChatServiceDeps {
   realtime: Pick<RealtimeService, 'publish'>;
   isOwnMediaUrl: MediaUrlCheck;
   /**
-   * Runs in the transaction that stores a user's message: the AI's `ai.answer` job is sent here, so a
+   * Runs in the transaction that stores a user's message: the AI's `assistant.answer` job is sent here, so a
    * stored question always gets its answer, even across a crash.
    */
   onUserMessage?: (message: { userId: string; messageId: string }, tx: Db) => Promise<void>;

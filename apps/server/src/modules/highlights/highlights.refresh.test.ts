@@ -5,7 +5,7 @@ import { recordCalls } from '../../../test/calls.js';
 import type { FanoutMessage } from '../../adapters/fanout/fanout.js';
 import { createLogger } from '../../platform/logger.js';
 import type { SendOptions } from '../../platform/jobs.js';
-import { localDate } from '../language/clock.js';
+import { localDate } from '../language/language.module.js';
 import {
   insertActivity,
   person,

@@ -8,11 +8,18 @@ import type { NotableMoment } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import { instantOfWallTime, wallTimeIn } from '../../platform/time.js';
 import { dayWindow } from '../../platform/time.js';
-import { localDate, zoneOrUtc } from '../language/clock.js';
-import { describeActivity } from '../language/activity-sentence.js';
-import { detectionsOf } from '../language/stored-descriptions.js';
-import { languageOf, type Language, type ObjectKind } from '../language/lexicon.js';
-import { composeSummary, type SummaryCounts, type SummaryFacts } from '../language/summary.js';
+import {
+  localDate,
+  zoneOrUtc,
+  describeActivity,
+  detectionsOf,
+  languageOf,
+  type Language,
+  type ObjectKind,
+  composeSummary,
+  type SummaryCounts,
+  type SummaryFacts,
+} from '../language/language.module.js';
 import type { LlmSummarizer } from './llm-summary.js';
 import type { HighlightsRepository, SummarisedActivity, SummaryOwner } from './highlights.repository.js';
 

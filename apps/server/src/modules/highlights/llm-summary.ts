@@ -5,10 +5,14 @@
  */
 import { LlmError, type Llm } from '../../adapters/llm/llm.js';
 import type { Logger } from '../../platform/logger.js';
-import { formatClock } from '../language/clock.js';
-import { fold, namePattern, nameVariants } from '../language/fold.js';
-import type { Language } from '../language/lexicon.js';
-import type { SummaryFacts } from '../language/summary.js';
+import {
+  formatClock,
+  fold,
+  namePattern,
+  nameVariants,
+  type Language,
+  type SummaryFacts,
+} from '../language/language.module.js';
 
 const MAX_TEXT_CHARS = 600;
 

@@ -11,33 +11,40 @@ import { createIngestService, type UploadInput } from './ingest.service.js';
 /** Counts a dropped or held upload in `ingest_counters`, on the caller's transaction (activities). */
 export { countIngestEvent, type IngestCounterReason } from './ingest.repository.js';
 /**
- * The statements that move an upload on (processed, dropped, held, failed, released, deleted): `uploads` is
- * the ingest's table, and the processing (activities) runs them on its own transaction.
+ * The statements that read and move an upload's status (locked while pending; processed, dropped, held,
+ * failed, released, deleted): `uploads` is the ingest's table, and the processing (activities) runs them on
+ * its own transaction.
  */
 export {
   deleteUploadRows,
+  findUploadRow,
   finishPendingUpload,
+  lockPendingUploads,
   markUploadsProcessed,
   releaseHeldUploads,
+  uploadsReceivedBefore,
   type UploadRow,
 } from './ingest.repository.js';
 
 export interface IngestNeeds {
   cameras: Pick<CamerasApi, 'verifyUploadLogin'>;
   /**
-   * Embedded database only: processes a committed upload at once, in this process (activities). Its job is
-   * then the durable fallback (see ingest.service.ts `handOff`).
+   * The next step of an upload's path, activities, which turns committed uploads into activities. Named by
+   * the one call ingest makes, not imported: activities is built first, as it runs ingest's upload statements
+   * on its own transaction. On the embedded database this process processes every upload it acknowledges,
+   * so a committed upload is handed over at once and its job is the durable fallback (ingest.service.ts
+   * `handOff`); with PostgreSQL the job alone carries it, to whichever instance takes it.
    */
-  processNow?: (uploadId: string) => Promise<unknown>;
+  processing: { processUpload: (uploadId: string) => Promise<unknown> };
 }
 
 /**
  * Camera ingest, receiving side: uploads by FTP and SMTP (servers started by main.ts) and HTTP are stored
- * and committed with their `ingest.process-upload` job before the camera hears "received".
+ * and committed with their `activities.process-upload` job before the camera hears "received".
  */
 export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
   const { config, log, database, jobs } = context;
-  const { processNow } = needs;
+  const processNow = database.kind === 'pglite' ? needs.processing.processUpload : undefined;
   const ingest = createIngestService({
     repo: createIngestRepository(database.db),
     database,

@@ -1,11 +1,11 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import {
   ingestCounters,
   uploads,
   type UploadSource,
   type MediaKind,
-} from '../../platform/db/schema/activities.js';
+} from '../../platform/db/schema/ingest.js';
 import { cameraUploadCredentials } from '../../platform/db/schema/cameras.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -118,6 +118,42 @@ export async function deleteUploadRows(
       and(inArray(uploads.id, ids), onlyStatus === undefined ? undefined : eq(uploads.status, onlyStatus)),
     )
     .returning();
+}
+
+/**
+ * Uploads of a round, locked until the transaction ends; answers the ids still pending (a duplicated job's
+ * run waits here, then sees its upload is done).
+ */
+export async function lockPendingUploads(db: Db, uploadIds: string[]): Promise<Set<string>> {
+  if (uploadIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: uploads.id, status: uploads.status })
+    .from(uploads)
+    .where(inArray(uploads.id, uploadIds))
+    .orderBy(asc(uploads.id))
+    .for('update');
+  return new Set(rows.filter((r) => r.status === 'pending').map((r) => r.id));
+}
+
+/** One upload's row. */
+export async function findUploadRow(db: Db, uploadId: string): Promise<UploadRow | undefined> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, uploadId)).limit(1);
+  return row;
+}
+
+/** Uploads received before `cutoff` (optionally of one status), oldest first. */
+export async function uploadsReceivedBefore(
+  db: Db,
+  cutoff: Date,
+  limit: number,
+  status?: UploadRow['status'],
+): Promise<UploadRow[]> {
+  return db
+    .select()
+    .from(uploads)
+    .where(and(lt(uploads.receivedAt, cutoff), status === undefined ? undefined : eq(uploads.status, status)))
+    .orderBy(uploads.receivedAt)
+    .limit(limit);
 }
 
 /** SQL of the receiving side of camera ingest. */

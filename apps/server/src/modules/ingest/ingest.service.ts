@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Database } from '../../platform/db/client.js';
-import type { UploadSource } from '../../platform/db/schema/activities.js';
+import type { UploadSource } from '../../platform/db/schema/ingest.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import { removeFilesOlderThan } from '../../platform/spool.js';
@@ -67,7 +67,7 @@ export interface IngestServiceDeps {
   /** Holds commits back while too many acknowledged uploads wait for processing (see ingest.backlog.ts). */
   backlog?: BacklogGate;
   /**
-   * Takes committed uploads straight to processing, in memory. Their `ingest.process-upload` jobs are then
+   * Takes committed uploads straight to processing, in memory. Their `activities.process-upload` jobs are then
    * committed without waking the workers: they stay the durable fallback (a crash, a failed run), found by
    * the workers' poll and finding their uploads done, many per fetch, instead of costing a fetch each.
    */
@@ -103,7 +103,7 @@ async function sha256Of(path: string): Promise<string> {
 
 /**
  * The receiving half of camera ingest, shared by FTP, SMTP and HTTP. An upload is spooled to disk (clips
- * never sit in memory whole), sniffed, put on storage, and then its row and `ingest.process-upload` job are
+ * never sit in memory whole), sniffed, put on storage, and then its row and `activities.process-upload` job are
  * committed in one transaction. Only after that does the caller acknowledge (FTP 226, SMTP 250, HTTP 202),
  * so an acknowledged upload survives a crash; anything that fails earlier removes what it stored.
  */
@@ -175,7 +175,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       const fresh = rows.filter((r) => !resent.has(r.id));
       await repo.insertUploads(fresh, tx);
       await jobs.sendMany(
-        'ingest.process-upload',
+        'activities.process-upload',
         fresh.map((r) => ({ uploadId: r.id })),
         { tx, wake: !deps.handOff },
       );

@@ -87,10 +87,10 @@ export async function uploadsOf(t: TestApp, userId: string): Promise<UploadRowVi
   );
 }
 
-/** Whether the upload's `ingest.process-upload` job was committed (in any state: it may have run already). */
+/** Whether the upload's `activities.process-upload` job was committed (in any state: it may have run already). */
 export async function hasProcessJob(t: TestApp, uploadId: string): Promise<boolean> {
   const rows = await t.database.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'ingest.process-upload' AND data->>'uploadId' = $1`,
+    `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'activities.process-upload' AND data->>'uploadId' = $1`,
     [uploadId],
   );
   return (rows[0]?.n ?? 0) === 1;

@@ -7,7 +7,7 @@
  * every image path shares is refused here, before anything decodes it.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { MediaKind } from '../../platform/db/schema/activities.js';
+import type { MediaKind } from '../../platform/db/schema/ingest.js';
 import { withinPixelLimit } from '../../platform/sharp.js';
 
 export interface SniffedMedia {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { ReadCaches } from '../../platform/read-cache.js';
+import { registerMemoriesWorkers, scheduleMemoriesJobs } from './memories.jobs.js';
 import { registerMemoryRoutes } from './memories.routes.js';
 import { createMemoriesRepository } from './memories.repository.js';
 import { createMemoriesService } from './memories.service.js';
@@ -8,9 +9,6 @@ import { createMemoriesService } from './memories.service.js';
 // What other modules may use besides the API: rules and errors they share.
 export { memoryErrors } from './memories.errors.js';
 export { instantToExpiration } from './wall-time.js';
-
-/** Every hour, off the hour's rush: memories past their expiry go, with their photos. */
-export const PURGE_EXPIRED_CRON = '23 * * * *';
 
 /** What the user taught the home sitter: people, vehicles, animals and notes, with their photos. */
 export function createMemoriesModule(context: ModuleContext, needs: { caches: ReadCaches }) {
@@ -38,13 +36,8 @@ export function createMemoriesModule(context: ModuleContext, needs: { caches: Re
         maxImageBytes: config.MAX_IMAGE_BYTES,
         spoolDir: join(config.DATA_DIR, 'photo-spool'),
       }),
-    workers: (jobs) =>
-      jobs.work(
-        'memories.purge-expired',
-        { concurrency: 1 },
-        async () => void (await memories.purgeExpired()),
-      ),
-    schedule: (jobs) => jobs.schedule('memories.purge-expired', PURGE_EXPIRED_CRON, {}),
+    workers: (jobs) => registerMemoriesWorkers(jobs, { memories }),
+    schedule: scheduleMemoriesJobs,
   } satisfies AppModule<unknown>;
 }
 export type MemoriesApi = ReturnType<typeof createMemoriesModule>['api'];

@@ -1,6 +1,7 @@
 import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { createNotificationsFromConfig } from './notifications.from-config.js';
+import { registerNotificationsWorkers } from './notifications.jobs.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 import { registerNotificationRoutes } from './notifications.routes.js';
 import { retryJobId, type NotificationsService } from './notifications.service.js';
@@ -43,12 +44,7 @@ export function createNotificationsModule(context: ModuleContext, needs: Notific
   return {
     api: notifications,
     routes: (app, { guards }) => registerNotificationRoutes(app, { notifications, pushTokens, guards }),
-    workers: async (runner) => {
-      await runner.work('notifications.retry-channel', { concurrency: 4 }, async (job) => {
-        if (notifications.retryChannel) await notifications.retryChannel(job);
-        else log.info({ activityId: job.activityId }, 'alert retry dropped: delivery replaced');
-      });
-    },
+    workers: (runner) => registerNotificationsWorkers(runner, { notifications, log }),
     close: () => notifications.close(),
   } satisfies AppModule<unknown>;
 }

@@ -93,7 +93,7 @@ describe('face examples of people memories', () => {
     expect((await examples(aliceId)).some((e) => e.memoryId === ann.memory_uuid)).toBe(false);
     // In the database, not in memory: a restart now would still learn this photo's faces.
     const queued = await t.database.query<{ memory_id: string }>(
-      `select data->>'memoryId' as memory_id from pgboss.job where name = 'memory.learn-faces'`,
+      `select data->>'memoryId' as memory_id from pgboss.job where name = 'recognition.learn-faces'`,
     );
     expect(queued.map((j) => j.memory_id)).toContain(ann.memory_uuid);
     release();

@@ -14,7 +14,7 @@ export interface FaceEmbeddingsServiceDeps {
   vision: Pick<VisionEngine, 'embedFaces'>;
   storage: Pick<ObjectStorage, 'get'>;
   events: EventBus;
-  /** Queues a photo's embedding as a durable job (`memory.learn-faces`), so a restart does not lose it. */
+  /** Queues a photo's embedding as a durable job (`recognition.learn-faces`), so a restart does not lose it. */
   enqueue: (photo: MemoryImageEvent) => Promise<void>;
   log: Logger;
   now?: () => Date;
@@ -136,7 +136,7 @@ export function createFaceEmbeddingsService(deps: FaceEmbeddingsServiceDeps) {
     },
 
     /**
-     * The `memory.learn-faces` job: every face of one photo. A photo whose faces cannot be read is logged and
+     * The `recognition.learn-faces` job: every face of one photo. A photo whose faces cannot be read is logged and
      * keeps no examples (re-adding it tries again); a crash mid-way leaves the job to run at the next start.
      */
     async learn(photo: MemoryImageEvent): Promise<void> {

@@ -2,14 +2,12 @@ import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { ChatApi } from '../chat/chat.module.js';
 import type { NotificationsApi } from '../notifications/notifications.module.js';
+import { registerWatchesWorkers, scheduleWatchesJobs } from './watches.jobs.js';
 import { createWatchesRepository } from './watches.repository.js';
 import { createWatchesService } from './watches.service.js';
 
 export { MAX_ACTIVE_WATCHES, TooManyWatchesError, type WatchInput } from './watches.service.js';
 export type { WatchRow } from './watches.repository.js';
-
-/** Every ten minutes, off the top of the hour: running watches whose time is up are ended. */
-export const EXPIRE_WATCHES_CRON = '3-59/10 * * * *';
 
 export interface WatchesNeeds {
   chat: Pick<ChatApi, 'postAgentMessage'>;
@@ -31,11 +29,8 @@ export function createWatchesModule(context: ModuleContext, needs: WatchesNeeds)
   });
   return {
     api: watches,
-    workers: (jobs) =>
-      jobs.work('watches.expire', { concurrency: 1 }, async ({ at }) => {
-        await watches.expire(at ? new Date(at) : undefined);
-      }),
-    schedule: (jobs) => jobs.schedule('watches.expire', EXPIRE_WATCHES_CRON, {}),
+    workers: (jobs) => registerWatchesWorkers(jobs, { watches }),
+    schedule: scheduleWatchesJobs,
   } satisfies AppModule<unknown>;
 }
 export type WatchesApi = ReturnType<typeof createWatchesModule>['api'];

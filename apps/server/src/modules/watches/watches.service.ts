@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../../platform/db/errors.js';
 import { derivedUuid } from '../../platform/ids.js';
 import type { ChatMessage } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
+import type { AnalysisContext } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import {
   attachmentFor,
@@ -9,12 +10,14 @@ import {
   readableDescription,
   type ActivityMedia,
 } from '../alerts/alerts.module.js';
-import type { AnalysisContext } from '../alerts/alerts.repository.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
-import { objectMatches } from '../language/answer.js';
-import { languageOf, type ObjectKind } from '../language/lexicon.js';
-import { watchMatchText } from '../language/watch-answers.js';
-import type { WatchChannel, WatchRepeat } from '../language/watch-phrases.js';
+import {
+  objectMatches,
+  watchMatchText,
+  type WatchChannel,
+  type WatchRepeat,
+} from '../conversation/conversation.module.js';
+import { languageOf, type ObjectKind } from '../language/language.module.js';
 import type { NewWatch, WatchesRepository, WatchRow } from './watches.repository.js';
 
 /** At most this many watches run at once per user. */

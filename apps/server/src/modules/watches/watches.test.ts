@@ -6,7 +6,6 @@ import { recordCalls, stateReached } from '../../../test/calls.js';
 import { fcmRegistrationToken, startFakeFcm, type FakeFcm } from '../../../test/fake-push-services.js';
 import { startFakeTwilio } from '../../../test/fake-twilio.js';
 import { activities, watches, type ActivityObject } from '../../platform/db/schema.js';
-import { loadAnalysisContext } from '../alerts/alerts.module.js';
 import { mediaFingerprint } from '../analysis/analysis.service.js';
 import {
   ask,
@@ -72,7 +71,7 @@ const watchAlerts = (userId: string) =>
     );
 
 /**
- * An event as the pipeline leaves it after analysis, put through `activity.analyse` (the stored analysis is
+ * An event as the pipeline leaves it after analysis, put through `analysis.analyse` (the stored analysis is
  * reused, so nothing is looked at again); resolves once the watches have been told of it.
  */
 async function analysed(
@@ -102,7 +101,7 @@ async function analyseAgain(id: string): Promise<string> {
     .where(eq(activities.id, id));
   const told = recordCalls(t.modules.watches, 'activityAnalysed');
   try {
-    await t.jobs.send('activity.analyse', { activityId: id });
+    await t.jobs.send('analysis.analyse', { activityId: id });
     await (
       await told.find((ctx) => ctx.activity.id === id)
     ).result;
@@ -353,7 +352,7 @@ describe('what a watch never alerts about', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     // The analysis does not look at a private camera's events; and told of one, the watches do not match it.
-    const ctx = await loadAnalysisContext(t.database.db, id);
+    const ctx = await t.modules.activities.loadContext(id);
     expect(ctx?.camera.isPrivateModeEnabled).toBe(true);
     await t.modules.watches.activityAnalysed(ctx!, { alerted: false });
     expect(watchAlerts(home.userId)).toEqual([]);

@@ -1,25 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { sites } from './sites.js';
+import { users } from './users.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
-
-/** Properties (spec §3 "Site"). Removal is soft: `removed_at` hides the site. */
-export const sites = pgTable(
-  'sites',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    removedAt: timestamp('removed_at', { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index('sites_user_idx').on(t.userId)],
-);
 
 /**
  * Cameras (spec §3). The name is unique per user, ignoring case; other tables refer to a camera by its id,

@@ -1,9 +1,9 @@
 import { index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { users } from './users.js';
 import { memories } from './memories.js';
 
 /**
- * Unknown faces that kept coming back (modules/recognition/recurring-faces.*): one row per group offered in
+ * Unknown faces that kept coming back (modules/recurring-faces/recurring-faces.*): one row per group offered in
  * the chat ("Someone I don't know has been here 4 times this week — do you know them?"). The row is what
  * stops a group being offered twice: `centroid` (the mean of its face descriptors) and `face_ids` (the
  * `activity_faces` it was made of) let a later, grown group be recognised as the same one. `photo_keys` are

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../schema.js';
+import { users } from './users.js';
 
 /**
  * Watch requests (modules/watches/): "tell me when a car arrives in the driveway in the next two hours". One

@@ -1,0 +1,367 @@
+/**
+ * The answers to each intent of `understand` (intent.ts), in English and German. Those about events are
+ * composed only from what the search found (`FoundActivity`), never from the question alone; the others are
+ * fixed lines or the user's own household, as the assistant's tools read it.
+ */
+import {
+  composeAnswer,
+  objectMatches,
+  scopePhrase,
+  sentenceOf,
+  timingReply,
+  type AnswerContext,
+  type ComposedAnswer,
+  type FoundActivity,
+} from './answer.js';
+import {
+  dayName,
+  formatClock,
+  localDayNumber,
+  joinList,
+  KIND_NOUNS,
+  nounFor,
+  numberWord,
+  type Language,
+  type ObjectKind,
+} from '../language/language.module.js';
+import type { SearchQuestion, Thing, Undetectable } from './intent.js';
+
+const q = (text: string, language: Language) => (language === 'en' ? `“${text}”` : `„${text}“`);
+
+const CAN_DO: Record<Language, string> = {
+  en: 'What I can do: tell you who and what your cameras saw — people (and who they are), vehicles and animals — when and where.',
+  de: 'Was ich kann: dir sagen, wen und was deine Kameras gesehen haben – Personen (und wer sie sind), Fahrzeuge und Tiere – wann und wo.',
+};
+
+const CANNOT: Record<Undetectable, Record<Language, string>> = {
+  fire: {
+    en: "I can't detect fire or smoke: I look for people, vehicles and animals in your cameras' pictures, not flames. A smoke alarm is the right tool for that.",
+    de: 'Feuer oder Rauch kann ich nicht erkennen: Ich suche in den Bildern deiner Kameras nach Personen, Fahrzeugen und Tieren, nicht nach Flammen. Dafür ist ein Rauchmelder das Richtige.',
+  },
+  sound: {
+    en: "I can't hear anything: your cameras send me pictures and clips, and I don't listen to their sound.",
+    de: 'Ich kann nichts hören: Deine Kameras schicken mir Bilder und Clips, deren Ton werte ich nicht aus.',
+  },
+  temperature: {
+    en: "I can't measure temperature or humidity: your cameras give me pictures, not readings.",
+    de: 'Temperatur oder Luftfeuchtigkeit kann ich nicht messen: Deine Kameras liefern mir Bilder, keine Messwerte.',
+  },
+  weather: {
+    en: "I can't tell the weather: I don't look for rain, snow or wind in the pictures.",
+    de: 'Das Wetter kann ich nicht erkennen: Auf Regen, Schnee oder Wind achte ich in den Bildern nicht.',
+  },
+  water: {
+    en: "I can't detect leaks or water: I only look for people, vehicles and animals.",
+    de: 'Wasser oder Lecks kann ich nicht erkennen: Ich achte nur auf Personen, Fahrzeuge und Tiere.',
+  },
+  gas: {
+    en: "I can't detect gas: that needs a gas or CO detector.",
+    de: 'Gas kann ich nicht erkennen: Dafür braucht es einen Gas- oder CO-Melder.',
+  },
+  power: {
+    en: "I can't tell whether the power is on; I only know what your cameras send me.",
+    de: 'Ob der Strom da ist, weiß ich nicht; ich kenne nur, was deine Kameras mir schicken.',
+  },
+  lock: {
+    en: "I can't tell whether doors are locked: I don't look at locks in the pictures.",
+    de: 'Ob Türen abgeschlossen sind, kann ich nicht erkennen: Auf Schlösser achte ich in den Bildern nicht.',
+  },
+};
+
+/** Something the cameras cannot tell: say so, and what they can. */
+export function cannotDetectReply(what: Undetectable, language: Language): string {
+  return `${CANNOT[what][language]} ${CAN_DO[language]}`;
+}
+
+/** Weather, jokes and the rest: not the home sitter's job; say what it does instead. */
+export function offTopicReply(topic: 'weather' | 'joke' | 'other', language: Language): string {
+  const en = language === 'en';
+  const lead =
+    topic === 'weather'
+      ? en
+        ? "I can't tell you the weather — I'm your home sitter."
+        : 'Das Wetter kann ich dir nicht sagen – ich bin dein Home Sitter.'
+      : topic === 'joke'
+        ? en
+          ? "I'll leave the jokes to others — I'm here to watch your home."
+          : 'Witze überlasse ich anderen – ich passe auf dein Zuhause auf.'
+        : en
+          ? "That's not something I can help with — I'm your home sitter."
+          : 'Dabei kann ich nicht helfen – ich bin dein Home Sitter.';
+  const does = en
+    ? `I watch your cameras, tell you who and what they saw, and keep notes for you. Try ${q('Did anyone come by today?', 'en')} or ${q('What happened last night?', 'en')}`
+    : `Ich behalte deine Kameras im Blick, sage dir, wen und was sie gesehen haben, und merke mir Notizen. Frag zum Beispiel ${q('War heute jemand da?', 'de')} oder ${q('Was ist letzte Nacht passiert?', 'de')}`;
+  return `${lead} ${does}`;
+}
+
+export function thanksReply(closing: boolean, language: Language): string {
+  if (language === 'en') return closing ? "You're welcome! I'll keep an eye on things." : "You're welcome!";
+  return closing ? 'Gern geschehen! Ich behalte alles im Blick.' : 'Gern geschehen!';
+}
+
+/** One short follow-up question with a few suggestions, naming the user's own first camera. */
+export function unclearReply(language: Language, cameraName?: string): string {
+  if (language === 'en') {
+    const cam = cameraName ? `Was anyone at the ${cameraName}?` : 'Was anyone here today?';
+    return `Sorry, I'm not sure what you mean. Did you want to know ${q('What happened today?', 'en')}, ${q(cam, 'en')} or ${q('How many cameras do I have?', 'en')}?`;
+  }
+  const cam = cameraName ? `War jemand bei „${cameraName}“?` : 'War heute jemand da?';
+  return `Ich bin nicht sicher, was du meinst. Möchtest du wissen ${q('Was ist heute passiert?', 'de')}, ${q(cam, 'de')} oder ${q('Wie viele Kameras habe ich?', 'de')}?`;
+}
+
+/** A correction with no alert to apply it to (not a reply to one, and none recent). */
+export function correctionWithoutAlertReply(name: string, language: Language): string {
+  return language === 'en'
+    ? `Which alert do you mean? Reply to it with ${q(`that's ${name}`, 'en')} and I'll correct it.`
+    : `Welche Meldung meinst du? Antworte darauf mit ${q(`das ist ${name}`, 'de')}, dann korrigiere ich sie.`;
+}
+
+/** A standing note is kept until deleted; say so after the usual confirmation. */
+export function recurringNoteSuffix(language: Language): string {
+  return language === 'en' ? "I'll keep it as a standing note." : 'Ich behalte es als feste Notiz.';
+}
+
+// ---- events ------------------------------------------------------------------------------------------------
+
+const tail = (parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
+
+function timesWord(n: number, language: Language): string {
+  if (language === 'en') return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
+  return n === 1 ? 'einmal' : `${n}-mal`;
+}
+
+/** "people twice and a vehicle once": what the events found were of, by kind. */
+function seenInstead(found: FoundActivity[], language: Language): string {
+  const byKind = new Map<ObjectKind | 'motion', number>();
+  for (const a of found) {
+    const kinds = new Set(a.objects.map((o) => o.kind));
+    if (kinds.size === 0) byKind.set('motion', (byKind.get('motion') ?? 0) + 1);
+    for (const k of kinds) byKind.set(k, (byKind.get(k) ?? 0) + 1);
+  }
+  const en = language === 'en';
+  return joinList(
+    [...byKind].map(([kind, n]) => {
+      const noun = kind === 'motion' ? (en ? 'motion' : 'Bewegung') : KIND_NOUNS[kind][language].other;
+      return `${noun} ${timesWord(n, language)}`;
+    }),
+    language,
+  );
+}
+
+/** The moments of a composed answer without its first line (the lead says what they are). */
+function moments(composed: ComposedAnswer, ctx: AnswerContext): string[] {
+  if (ctx.groupByProperty) return [composed.text];
+  return composed.text.split('\n').slice(1);
+}
+
+/**
+ * A yes/no about something not seen: a name nobody has ("I don't know a Michelle"), a delivery (the people
+ * who came), an animal ("No bear was seen …; the cameras saw … instead"). `found` is every event of the
+ * window and places asked about, whatever was seen.
+ */
+export function composeNotSeen(
+  query: SearchQuestion,
+  found: FoundActivity[],
+  ctx: AnswerContext,
+  about: { thing?: Thing; name?: string },
+): ComposedAnswer {
+  const en = ctx.language === 'en';
+  const instead = timingReply(query, ctx);
+  if (instead) return { text: instead, cited: [] };
+  const { where, when } = scopePhrase(query, ctx);
+  const people: SearchQuestion = { ...query, kinds: ['person'] };
+  delete people.labels;
+  const withPeople = found.filter((a) => a.objects.some((o) => o.kind === 'person'));
+
+  if (about.name) {
+    const lead = en
+      ? `I don't know a ${about.name}; nobody by that name was recognised. Add them under Memories and I'll recognise them next time.`
+      : `Ich kenne keine Person namens ${about.name}; niemand mit diesem Namen wurde erkannt. Lege sie unter Erinnerungen an, dann erkenne ich sie beim nächsten Mal.`;
+    if (withPeople.length === 0) return { text: lead, cited: [] };
+    const composed = composeAnswer(people, withPeople, ctx);
+    return { text: `${lead}\n${composed.text}`, cited: composed.cited };
+  }
+
+  const thing = about.thing!;
+  if (thing.role) {
+    if (withPeople.length === 0)
+      return {
+        text: en
+          ? `I didn't see anyone ${tail([where, when])}, so not ${thing.en} either.`
+          : `Ich habe ${tail([when, 'niemanden', where])} gesehen, also auch nicht ${thing.de}.`,
+        cited: [],
+      };
+    const composed = composeAnswer(people, withPeople, ctx);
+    const lead = en
+      ? `I can't tell ${thing.en} from other visitors, but here is who came by:`
+      : `Ich kann ${thing.de} nicht von anderen Besuchern unterscheiden, aber diese Personen waren da:`;
+    return { text: `${lead}\n${composed.text}`, cited: composed.cited };
+  }
+  if (thing.delivery) {
+    if (withPeople.length === 0)
+      return {
+        text: en
+          ? `I didn't see anyone ${tail([where, when])}, so no delivery that I could see.`
+          : `Ich habe ${tail([when, 'niemanden', where])} gesehen, also auch keine Lieferung.`,
+        cited: [],
+      };
+    const composed = composeAnswer(people, withPeople, ctx);
+    const lead = en
+      ? "I can't tell a delivery or a parcel from other visits, but here is who came by:"
+      : 'Lieferungen oder Pakete kann ich nicht von anderen Besuchen unterscheiden, aber diese Personen waren da:';
+    return { text: `${lead}\n${composed.text}`, cited: composed.cited };
+  }
+
+  if (thing.label && thing.kind) {
+    const asked: SearchQuestion = { ...query, kinds: [thing.kind], labels: [thing.label] };
+    const seen = found.filter((a) => a.objects.some((o) => objectMatches(asked, o)));
+    if (seen.length) return composeAnswer(asked, seen, ctx);
+  }
+  const noun = thing.label && thing.kind ? nounFor(thing.kind, thing.label) : undefined;
+  const gender = noun?.de.gender ?? thing.deGender ?? 'm';
+  const lead = en
+    ? `No ${noun?.en.one ?? thing.en} was seen ${tail([where, when])}`
+    : `${gender === 'f' ? 'Eine' : 'Ein'} ${noun?.de.one ?? thing.de} wurde ${tail([when, where])} nicht gesehen`;
+  if (found.length === 0)
+    return { text: en ? `${lead}, and nothing else either.` : `${lead}, und auch sonst nichts.`, cited: [] };
+  const everything: SearchQuestion = { ...query };
+  delete everything.kinds;
+  delete everything.labels;
+  const composed = composeAnswer(everything, found, ctx);
+  const summary = seenInstead(found, ctx.language);
+  const head = en
+    ? `${lead}; the cameras saw ${summary} instead:`
+    : `${lead}; stattdessen haben die Kameras ${summary} gesehen:`;
+  return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
+}
+
+/** "How many people/cars": the people or cars seen, counted one by one, not the events. */
+export function composeCount(
+  query: SearchQuestion,
+  found: FoundActivity[],
+  ctx: AnswerContext,
+): ComposedAnswer {
+  const composed = composeAnswer(query, found, ctx);
+  const matching = found.filter((a) => a.objects.some((o) => objectMatches(query, o)));
+  if (matching.length === 0 || timingReply(query, ctx)) return composed;
+  const en = ctx.language === 'en';
+  const counts = new Map<string, { n: number; kind: ObjectKind; label?: string }>();
+  for (const a of matching)
+    for (const o of a.objects) {
+      // People in the background (a crowd, passers-by far off) are not visitors: they are not counted.
+      if (o.background || !objectMatches(query, o)) continue;
+      const labelled = (query.labels ?? []).length > 0 && o.kind !== 'person';
+      const key = labelled ? `${o.kind}:${o.label}` : o.kind;
+      const entry = counts.get(key) ?? {
+        n: 0,
+        kind: o.kind,
+        ...(labelled && o.label ? { label: o.label } : {}),
+      };
+      entry.n += 1;
+      counts.set(key, entry);
+    }
+  if (counts.size === 0) return composed;
+  const what = joinList(
+    [...counts.values()].map(({ n, kind, label }) => {
+      const noun = nounFor(kind, label);
+      const word = n === 1 ? noun[ctx.language].one : noun[ctx.language].other;
+      if (n === 1 && ctx.language === 'de') return `${noun.de.gender === 'f' ? 'eine' : 'ein'} ${word}`;
+      return `${n < 13 ? numberWord(n, ctx.language) : n} ${word}`;
+    }),
+    ctx.language,
+  );
+  const { where, when } = scopePhrase(query, ctx);
+  const events = matching.length;
+  const head = en
+    ? `I counted ${tail([what, where, when])}, in ${events === 1 ? 'one event' : `${numberWord(events, 'en')} events`} (someone who came twice counts twice):`
+    : `Ich habe ${tail([when, what, where])} gezählt, in ${events === 1 ? 'einem Ereignis' : `${numberWord(events, 'de')} Ereignissen`} (wer zweimal kam, zählt doppelt):`;
+  return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
+}
+
+/** "What was the last event?": the newest one found, said directly. */
+export function composeLast(found: FoundActivity[], ctx: AnswerContext, days: number): ComposedAnswer {
+  const en = ctx.language === 'en';
+  const newest = [...found].sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime())[0];
+  if (!newest)
+    return {
+      text: en
+        ? `I haven't seen anything in the last ${days} days.`
+        : `Ich habe in den letzten ${days} Tagen nichts gesehen.`,
+      cited: [],
+    };
+  const sameDay = localDayNumber(newest.occurredAt, ctx.timezone) === localDayNumber(ctx.now, ctx.timezone);
+  const day = sameDay ? '' : `${dayName(newest.occurredAt, ctx.now, ctx.timezone, ctx.language)}: `;
+  return {
+    text: `${en ? 'The last event' : 'Das letzte Ereignis'} — ${day}${sentenceOf(newest, ctx)}`,
+    cited: [newest],
+  };
+}
+
+/** "Is anyone at the door right now?": the last few minutes, and when nothing, the newest event before. */
+export function composeNow(
+  query: SearchQuestion,
+  found: FoundActivity[],
+  latest: FoundActivity | undefined,
+  ctx: AnswerContext,
+): ComposedAnswer {
+  const en = ctx.language === 'en';
+  if (found.length) return composeAnswer(query, found, ctx);
+  const { where } = scopePhrase(query, ctx);
+  const clock = formatClock(ctx.now, ctx.timezone, ctx.language);
+  const head = en
+    ? `Nothing ${tail([where, 'right now'])}: I haven't seen anything in the last 15 minutes (it's ${clock}).`
+    : `Gerade ist ${tail([where])} nichts los: In den letzten 15 Minuten habe ich nichts gesehen (es ist ${clock} Uhr).`.replace(
+        'ist  nichts',
+        'ist nichts',
+      );
+  if (!latest) return { text: head, cited: [] };
+  const sameDay = localDayNumber(latest.occurredAt, ctx.timezone) === localDayNumber(ctx.now, ctx.timezone);
+  const day = sameDay ? '' : `${dayName(latest.occurredAt, ctx.now, ctx.timezone, ctx.language)}: `;
+  return {
+    text: `${head}\n${en ? 'The last event before that' : 'Das letzte Ereignis davor'} — ${day}${sentenceOf(latest, ctx)}`,
+    cited: [latest],
+  };
+}
+
+/** Night hours, when any visit stands out. */
+const isNight = (a: FoundActivity, ctx: AnswerContext) => {
+  const hour = Number(formatClock(a.occurredAt, ctx.timezone, 'de').slice(0, 2));
+  return hour < 5;
+};
+
+/** "Anything unusual?": strangers and anything between midnight and 5 AM; otherwise says nothing stood out. */
+export function composeUnusual(
+  query: SearchQuestion,
+  found: FoundActivity[],
+  ctx: AnswerContext,
+): ComposedAnswer {
+  const en = ctx.language === 'en';
+  const instead = timingReply(query, ctx);
+  if (instead) return { text: instead, cited: [] };
+  const { where, when } = scopePhrase(query, ctx);
+  const stranger = (a: FoundActivity) =>
+    a.objects.filter((o) => o.kind === 'person').length >
+    a.recognised.filter((r) => r.category === 'people').length;
+  const odd = found.filter((a) => stranger(a) || (isNight(a, ctx) && a.objects.length > 0));
+  if (found.length === 0)
+    return {
+      text: en
+        ? `Nothing unusual: I didn't see anything at all ${tail([where, when])}.`
+        : `Nichts Ungewöhnliches: Ich habe ${tail([when, where])} gar nichts gesehen.`,
+      cited: [],
+    };
+  if (odd.length === 0) {
+    const summary = seenInstead(found, ctx.language);
+    return {
+      text: en
+        ? `Nothing unusual ${tail([where, when])}: only ${summary}, no strangers and nothing at night.`
+        : `Nichts Ungewöhnliches ${tail([when, where])}: nur ${summary}, keine Unbekannten und nachts nichts.`,
+      cited: [],
+    };
+  }
+  const composed = composeAnswer(query, odd, ctx);
+  const head = en
+    ? `Worth a look ${tail([where, when])} (people I don't know, or anything at night):`
+    : `Das solltest du dir ansehen ${tail([when, where])} (Personen, die ich nicht kenne, oder etwas in der Nacht):`;
+  return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
+}
