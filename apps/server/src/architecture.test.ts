@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as schema from './platform/db/schema.js';
@@ -179,5 +179,40 @@ describe('the server architecture (docs/architecture.md)', () => {
   it('keeps the composition root app.ts at most 150 lines', () => {
     const lines = files.find((f) => f.path === 'app.ts')!.text.split('\n').length;
     expect(lines).toBeLessThanOrEqual(150);
+  });
+});
+
+/** Every source file of the repository (all workspaces, tests included), relative to its root. */
+function repositorySources(root: string, dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (['node_modules', 'dist', 'android', 'ios', 'test-media'].includes(entry.name)) return [];
+    if (entry.name.startsWith('.')) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return repositorySources(root, path);
+    return /\.(ts|tsx|mjs|js)$/.test(entry.name) ? [relative(root, path).split(sep).join('/')] : [];
+  });
+}
+
+describe("the repository's comments", () => {
+  const root = serverPath('..', '..');
+  const texts = ['apps', 'packages', 'scripts'].flatMap((top) =>
+    repositorySources(root, join(root, top)).map((path) => ({
+      path,
+      text: readFileSync(join(root, path), 'utf8'),
+    })),
+  );
+
+  it('cite the product rules in docs/product.md, never a spec the repository lacks', () => {
+    const citing = texts.filter((f) => /\bspec §/i.test(f.text)).map((f) => f.path);
+    expect(citing).toEqual([]);
+  });
+
+  it('name only documents the repository has', () => {
+    const missing = texts.flatMap((f) =>
+      [...f.text.matchAll(/\bdocs\/([\w.-]+\.md)\b/g)]
+        .filter((m) => !existsSync(join(root, 'docs', m[1]!)))
+        .map((m) => `${f.path}: docs/${m[1]}`),
+    );
+    expect(missing).toEqual([]);
   });
 });

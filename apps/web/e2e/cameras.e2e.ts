@@ -138,7 +138,7 @@ describe('cameras and properties', () => {
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await group('Lake house').waitFor({ state: 'detached' });
-    // Three attempts 2 s apart (spec §8), then the property comes back with its cameras.
+    // Three attempts 2 s apart (docs/product.md §8), then the property comes back with its cameras.
     await page.getByText('Failed to delete property').waitFor({ timeout: 15_000 });
     await group('Lake house').locator('[data-camera="Front Door"]').waitFor();
     await page.unroute('**/api/users/sites/*');

@@ -29,7 +29,7 @@ const dataDir = inject('dataDir');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const HELPER_URL = 'http://127.0.0.1:17429';
 const LOGIN = { username: 'admin', password: 'e2e-cam-pass' };
-/** A scan lasts up to spec §9's 60 s; setting a camera up about 30 s. */
+/** A scan lasts up to docs/product.md §9's 60 s; setting a camera up about 30 s. */
 const SCAN_MS = 75_000;
 const CONFIGURE_MS = 120_000;
 

@@ -91,7 +91,7 @@ export const listActivitiesQuerySchema = z
 export type ListActivitiesQuery = z.input<typeof listActivitiesQuerySchema>;
 
 /**
- * A page of activities. Spec §3 names only `hasMore`; it is answered by reading one row past the page, so a
+ * A page of activities. docs/product.md §3 names only `hasMore`; it is answered by reading one row past the page, so a
  * list never counts everything the user has (no `total`).
  */
 export const activitiesPaginationSchema = paginationSchema.omit({ total: true });

@@ -19,7 +19,7 @@ import { MESSAGES } from './messages.js';
 import { apiRoutes } from './routes.runtime.js';
 
 /**
- * Spec §7 "Payments". Without a payment provider configured every call answers 503
+ * docs/product.md §7 "Payments". Without a payment provider configured every call answers 503
  * `billing.not_configured` ("Payments are not configured on this server") and the app shows a free plan
  * without limits.
  */

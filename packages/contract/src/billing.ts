@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLineText } from './common.js';
 
 /**
- * Paid plans (spec §1, §3 "Subscription", §7 "Payments"). Amounts are in the currency's minor unit (cents)
+ * Paid plans (docs/product.md §1, §3 "Subscription", §7 "Payments"). Amounts are in the currency's minor unit (cents)
  * and every amount and date comes from the payment provider, never from our clock.
  */
 
@@ -36,8 +36,8 @@ export const moneySchema = z.object({
 export type Money = z.infer<typeof moneySchema>;
 
 /**
- * The user's subscription (spec §4 "Subscription": none, active, ending on a date, cancelled with prorated
- * refund). "None" is a 404 `subscription.not_found`; active means `status === 'active'` (spec §9).
+ * The user's subscription (docs/product.md §4 "Subscription": none, active, ending on a date, cancelled with prorated
+ * refund). "None" is a 404 `subscription.not_found`; active means `status === 'active'` (docs/product.md §9).
  */
 export const subscriptionSchema = z.object({
   id: z.string(),

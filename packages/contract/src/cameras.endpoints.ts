@@ -23,7 +23,7 @@ import { z } from 'zod';
 const camera = okEnvelope(cameraSchema);
 const site = okEnvelope(siteSchema);
 
-/** Spec §7 "Cameras" and "Sites". */
+/** docs/product.md §7 "Cameras" and "Sites". */
 export const camerasEndpoints = defineEndpoints({
   listCameras: {
     ...apiRoutes.listCameras,

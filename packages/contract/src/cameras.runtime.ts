@@ -7,7 +7,7 @@ export const CAMERA_NAME_MAX = 100;
 export const CAMERA_NOTES_MAX = 2_000;
 export const SITE_NAME_MAX = 100;
 
-/** Camera upload ports (spec §2 camera setup): FTP and SMTP ingest defaults. */
+/** Camera upload ports (docs/product.md §2 camera setup): FTP and SMTP ingest defaults. */
 export const DEFAULT_FTP_PORT = 2121;
 export const DEFAULT_INGEST_SMTP_PORT = 2525;
 

@@ -87,7 +87,7 @@ export type CameraConnectionInput = z.input<typeof cameraConnectionInputSchema>;
 
 /**
  * A camera name as typed. Emptiness is checked by the server after trimming so that the answer is exactly
- * spec §5's "Camera name is required".
+ * docs/product.md §5's "Camera name is required".
  */
 export const cameraNameInputSchema = singleLineText(
   'name',
@@ -107,7 +107,7 @@ const isoDateTime = clientDate(
 const credentialValue = (label: string) =>
   singleLineText(label, z.string().max(256, 'At most 256 characters')).nullable();
 
-/** Spec §3 camera settings, as a partial update: only the fields sent change (merged). */
+/** docs/product.md §3 camera settings, as a partial update: only the fields sent change (merged). */
 export const cameraSettingsPatchSchema = z.strictObject({
   notes: multiLineText(
     'notes',
@@ -149,7 +149,7 @@ export const cameraSettingsSchema = z.object({
 });
 export type CameraSettings = z.infer<typeof cameraSettingsSchema>;
 
-/** Spec §3 "Camera". */
+/** docs/product.md §3 "Camera". */
 export const cameraSchema = z.object({
   camera_uuid: z.string(),
   name: z.string(),
@@ -219,7 +219,7 @@ export const addCameraRequestSchema = z.strictObject({
 });
 export type AddCameraRequest = z.input<typeof addCameraRequestSchema>;
 
-/** Spec §7 `update-camera {name, plus changes}`: settings merge; `removed_date_time_utc` soft-removes. */
+/** docs/product.md §7 `update-camera {name, plus changes}`: settings merge; `removed_date_time_utc` soft-removes. */
 export const updateCameraRequestSchema = z.strictObject({
   name: singleLineText('name', z.string().min(1, MESSAGES.cameraNameRequired).max(CAMERA_NAME_MAX)),
   settings: cameraSettingsPatchSchema.optional(),
@@ -248,7 +248,7 @@ export const cameraSiteAssociationRequestSchema = z.strictObject({
   site_uuid: z.uuid('site_uuid must be a UUID').nullable(),
 });
 
-/** Spec §3 "Site (property)". */
+/** docs/product.md §3 "Site (property)". */
 export const siteSchema = z.object({
   site_uuid: z.string(),
   name: z.string(),
@@ -274,7 +274,7 @@ export const associateAllMemoriesResponseSchema = z.object({
   associated: z.number().int().describe('Memories newly associated with the property'),
 });
 
-/** The per-user login cameras use to upload over FTP and email (spec §7 camera-email-credentials). */
+/** The per-user login cameras use to upload over FTP and email (docs/product.md §7 camera-email-credentials). */
 export const cameraUploadCredentialsSchema = z.object({
   username: z.string(),
   password: z.string(),

@@ -15,7 +15,7 @@ export const REALTIME_HUB_PATH = '/api/realtime/hub';
 /** Lifetime of the hub access token negotiate hands out. */
 export const REALTIME_TOKEN_TTL_S = 300;
 
-/** Server-to-client events of the hub (spec §7 "Chat and highlights", issue 8). */
+/** Server-to-client events of the hub (docs/product.md §7 "Chat and highlights", issue 8). */
 export const REALTIME_EVENTS = {
   receiveMessage: 'ReceiveMessage',
   /** A message already delivered changed: replace the one with the same message_uuid. */

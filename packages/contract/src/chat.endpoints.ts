@@ -13,7 +13,7 @@ import { MESSAGES } from './messages.js';
 import { realtimeNegotiateQuerySchema, realtimeNegotiateResponseSchema } from './realtime.js';
 import { apiRoutes } from './routes.runtime.js';
 
-/** Spec §7 "Chat and highlights", the realtime negotiate call, and the operator's agent message. */
+/** docs/product.md §7 "Chat and highlights", the realtime negotiate call, and the operator's agent message. */
 export const chatEndpoints = defineEndpoints({
   getConversationHistory: {
     ...apiRoutes.getConversationHistory,

@@ -42,7 +42,7 @@ const videoAttachmentShape = (line: TextField, lines: TextField) => ({
   thumbnail_image_url: line('thumbnail_image_url', z.string().max(2_048)).nullish(),
 });
 
-/** Spec §3 "Video attachment": a clip of an activity, shown inline in a message. */
+/** docs/product.md §3 "Video attachment": a clip of an activity, shown inline in a message. */
 export const videoAttachmentSchema = z.object(videoAttachmentShape(asIs, asIs));
 export type VideoAttachment = z.infer<typeof videoAttachmentSchema>;
 
@@ -56,7 +56,7 @@ const replyToMessageShape = (line: TextField, lines: TextField) => ({
 export const replyToMessageSchema = z.object(replyToMessageShape(asIs, asIs));
 export type ReplyToMessage = z.infer<typeof replyToMessageSchema>;
 
-/** Spec §3 "Chat message", as the server stores and sends it. */
+/** docs/product.md §3 "Chat message", as the server stores and sends it. */
 export const chatMessageSchema = z.object({
   message_uuid: z.string(),
   date_time_utc: z.string(),
@@ -118,7 +118,7 @@ export const notableMomentSchema = z.object({
 });
 export type NotableMoment = z.infer<typeof notableMomentSchema>;
 
-/** Hourly and daily highlights the home sitter writes (spec §1; structure ours, §3 does not show it). */
+/** Hourly and daily highlights the home sitter writes (docs/product.md §1; structure ours, §3 does not show it). */
 export const activitySummarySchema = z.object({
   summary_uuid: z.string(),
   /** The property it covers; null covers every camera. */

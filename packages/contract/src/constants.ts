@@ -1,4 +1,4 @@
-/** Spec §9: business constants and limits, shared by server, web and tests. */
+/** docs/product.md §9: business constants and limits, shared by server, web and tests. */
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const MEMORIES_REQUEST_TIMEOUT_MS = 60_000;
@@ -65,7 +65,7 @@ export const ANDROID_KEYBOARD_VISIBLE_FRACTION = 0.4;
 export const ANDROID_KEYBOARD_RESTORE_MS = 100;
 
 export const DEEP_LINK_NAVIGATION_DELAY_MS = 100;
-/** The native apps' custom URL scheme (spec §9: named after the product): `homesitter://saveImage?imageUrl=…`. */
+/** The native apps' custom URL scheme (docs/product.md §9: named after the product): `homesitter://saveImage?imageUrl=…`. */
 export const DEEP_LINK_SCHEME = 'homesitter';
 export const EMAIL_RESEND_WAIT_S = 60;
 export const CAMERA_CONFIGURATION_S = 30;

@@ -9,7 +9,7 @@ import {
   type Endpoint,
 } from './index.js';
 
-describe('phone numbers (spec §5)', () => {
+describe('phone numbers (docs/product.md §5)', () => {
   it.each([
     ['(555) 123-4567', '+15551234567'],
     ['1-555-123-4567', '+15551234567'],
@@ -34,7 +34,7 @@ describe('endpoint map', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('uses only spec §8 texts as failure messages', () => {
+  it('uses only docs/product.md §8 texts as failure messages', () => {
     const texts = new Set<string>(Object.values(MESSAGES));
     for (const e of list) if (e.failureMessage) expect(texts).toContain(e.failureMessage);
   });

@@ -11,7 +11,7 @@ export interface Endpoint extends ApiRoute {
   response: z.ZodType;
   /** HTTP status of a success; 200 when absent. */
   successStatus?: number;
-  /** The spec §8 text every failure of this call answers with. */
+  /** The docs/product.md §8 text every failure of this call answers with. */
   failureMessage?: string;
 }
 

@@ -54,13 +54,13 @@ export {
 const profile = okEnvelope(userProfileSchema);
 
 /**
- * Every endpoint of spec §7 served so far, plus the identity provider's own: one for each entry of the route
+ * Every endpoint of docs/product.md §7 served so far, plus the identity provider's own: one for each entry of the route
  * table (`satisfies` below), each with that entry's method, path and access (`defineEndpoints`).
  */
 export const endpoints = defineEndpoints({
   ...camerasEndpoints,
   ...ingestEndpoints,
-  // Identity provider (stands in for the spec's federated provider)
+  // Identity provider (stands in for the product's federated provider)
   signUp: {
     ...apiRoutes.signUp,
     summary: 'Create an identity account and mail the verification link',

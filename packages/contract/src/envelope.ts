@@ -19,7 +19,7 @@ export const errorEnvelopeSchema = z.object({
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 /**
- * Spec §3 names only `hasMore`. Lists answer it by reading one row past the page, so no list pays for a
+ * docs/product.md §3 names only `hasMore`. Lists answer it by reading one row past the page, so no list pays for a
  * count of everything the user has; `total` is there only where a list knows it for free.
  */
 export const paginationSchema = z.object({
@@ -33,7 +33,7 @@ export type Pagination = z.infer<typeof paginationSchema>;
 /** `{ success: true }` alone, for calls whose answer is the status (e.g. DELETE /api/users). */
 export const successOnlySchema = z.object({ success: z.literal(true) });
 
-/** `{ success, message }` answers named by the spec (PUT /api/users/settings, camera settings). */
+/** `{ success, message }` answers named by docs/product.md (PUT /api/users/settings, camera settings). */
 export function messageEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), message: z.string(), data });
 }

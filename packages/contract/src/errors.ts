@@ -1,5 +1,5 @@
 /**
- * Stable error codes carried in `code` of the error envelope. The web app translates by code where the spec
+ * Stable error codes carried in `code` of the error envelope. The web app translates by code where docs/product.md
  * names no fixed text; the server's error factories are the only producers.
  */
 export const ERROR_CODES = [

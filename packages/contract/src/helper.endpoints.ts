@@ -7,7 +7,9 @@ import { apiRoutes } from './routes.runtime.js';
 export const helperLinkStatusSchema = z.object({
   connected: z
     .boolean()
-    .describe('A desktop helper signed in to this account holds its link to the server now (spec §7 helper)'),
+    .describe(
+      'A desktop helper signed in to this account holds its link to the server now (docs/product.md §7 helper)',
+    ),
   version: z.string().nullable().describe('Version of the helper heard from last; null when none ever was'),
   last_seen_at: z
     .string()

@@ -3,10 +3,10 @@
  * of its local API and of its link to the server are in `helper.ts`.
  */
 
-/** Spec §7: the local backend for camera discovery listens on this port, on 127.0.0.1 only. */
+/** docs/product.md §7: the local backend for camera discovery listens on this port, on 127.0.0.1 only. */
 export const HELPER_PORT = 17429;
 export const HELPER_ORIGIN = `http://127.0.0.1:${HELPER_PORT}`;
-/** Where `/auth?redirect=` sends the signed-in browser with `&token=` added (spec §2 redirect rule). */
+/** Where `/auth?redirect=` sends the signed-in browser with `&token=` added (docs/product.md §2 redirect rule). */
 export const HELPER_CALLBACK_PATH = '/callback';
 /**
  * `GET /sign-in` (opened in a tab by the app, or from the helper's console): 302 to the app's `/auth` with a
@@ -15,7 +15,7 @@ export const HELPER_CALLBACK_PATH = '/callback';
  */
 export const HELPER_SIGN_IN_PATH = '/sign-in';
 
-/** Spec §9 "Local camera backend timeouts". */
+/** docs/product.md §9 "Local camera backend timeouts". */
 export const HELPER_DISCOVERY_TIMEOUT_MS = 60_000;
 export const HELPER_SNAPSHOT_TIMEOUT_MS = 15_000;
 export const HELPER_CONNECTION_TIMEOUT_MS = 60_000;
@@ -29,7 +29,7 @@ export const HELPER_ERROR_CODES = {
 } as const;
 
 /**
- * The browser waits this much longer than spec §9's time for a camera call: the helper gives up at that
+ * The browser waits this much longer than docs/product.md §9's time for a camera call: the helper gives up at that
  * time and answers why, and that answer, not the browser's own timeout, should say what happened.
  */
 export const HELPER_ANSWER_MARGIN_MS = 5_000;

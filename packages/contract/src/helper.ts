@@ -11,7 +11,7 @@ import { singleLineText } from './common.js';
 export * from './helper.runtime.js';
 
 /**
- * The desktop helper (`apps/helper`): the local camera backend of spec §7 that the web app and the public
+ * The desktop helper (`apps/helper`): the local camera backend of docs/product.md §7 that the web app and the public
  * camera test talk to on the owner's own computer, and the link it keeps to the server for bridged cameras.
  */
 
@@ -49,7 +49,7 @@ export interface DiscoveredDevice {
   rtsp: { port: number; url: string } | null;
   /** Whether the device asked for a login (RTSP 401, ONVIF NotAuthorized); null while unknown. */
   needs_credentials: boolean | null;
-  /** False for a device that answers but is no camera Homesitter can record (spec §8 unsupported device). */
+  /** False for a device that answers but is no camera Homesitter can record (docs/product.md §8 unsupported device). */
   supported: boolean;
   /** English reason shown with an unsupported device; `unsupported_code` picks the translated text. */
   unsupported_reason: string | null;
@@ -86,7 +86,7 @@ export interface HelperCameraTestResult {
   error_code: CameraConfigurationErrorCode | null;
   /** English sentence for the verdict; the web app shows its own translation by verdict and code. */
   message: string;
-  /** `data:image/jpeg;base64,…`, taken within spec §9's 15 s, null when none could be taken. */
+  /** `data:image/jpeg;base64,…`, taken within docs/product.md §9's 15 s, null when none could be taken. */
   snapshot: string | null;
   video: HelperVideoInfo | null;
   sub_video: HelperVideoInfo | null;
@@ -121,7 +121,7 @@ export const helperRetryRequestSchema = z.strictObject({
 });
 
 /**
- * One camera being set up by the helper (spec §4: pending → configuring → configured | failed, retry).
+ * One camera being set up by the helper (docs/product.md §4: pending → configuring → configured | failed, retry).
  * `mode` says who records it once configured: the server pulls it (`server`) or the helper bridges it.
  */
 export interface HelperJob {

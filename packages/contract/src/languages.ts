@@ -1,15 +1,15 @@
-/** Languages the product is translated into (spec §1: en and de; default en). Plain data, no zod. */
+/** Languages the product is translated into (docs/product.md §1: en and de; default en). Plain data, no zod. */
 export const SUPPORTED_LANGUAGES = ['en', 'de'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** Spec §3 "Language entry". */
+/** docs/product.md §3 "Language entry". */
 export interface LanguageEntry {
   code: string;
   name: string;
   supported: boolean;
 }
 
-/** Shown in the language selector; only `supported` ones can be chosen (spec §5). Names are endonyms. */
+/** Shown in the language selector; only `supported` ones can be chosen (docs/product.md §5). Names are endonyms. */
 export const LANGUAGES: readonly LanguageEntry[] = [
   { code: 'en', name: 'English', supported: true },
   { code: 'de', name: 'Deutsch', supported: true },

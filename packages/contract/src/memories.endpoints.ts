@@ -14,7 +14,7 @@ import {
 import { MESSAGES } from './messages.js';
 import { apiRoutes } from './routes.runtime.js';
 
-/** Spec §7 "Memories". */
+/** docs/product.md §7 "Memories". */
 export const memoriesEndpoints = defineEndpoints({
   listMemories: {
     ...apiRoutes.listMemories,

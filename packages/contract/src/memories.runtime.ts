@@ -1,4 +1,4 @@
-/** Memories (spec §3): plain values the browser needs too, without zod. */
+/** Memories (docs/product.md §3): plain values the browser needs too, without zod. */
 
 /** The `{category}` path segment of the memory calls and screens. */
 export const MEMORY_CATEGORIES = ['people', 'vehicles', 'animals', 'other'] as const;
@@ -15,7 +15,7 @@ export const MEMORY_LIST_KEYS = {
   other: 'general',
 } as const satisfies Record<MemoryCategory, string>;
 
-/** Default photo limit per memory (the server's `MEMORY_PHOTO_LIMIT`; the spec keeps its value open). */
+/** Default photo limit per memory (the server's `MEMORY_PHOTO_LIMIT`; docs/product.md keeps its value open). */
 export const DEFAULT_MEMORY_PHOTO_LIMIT = 10;
 /** Default largest accepted image (the server's `MAX_IMAGE_BYTES`). */
 export const DEFAULT_MAX_IMAGE_BYTES = 15 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
- * Spec §8: the fixed texts users see. Server errors answer with these where the spec names one, and the
- * web app shows them as they are. Keys are stable; never change a value without changing the spec.
+ * docs/product.md §8: the fixed texts users see. Server errors answer with these where docs/product.md names one, and the
+ * web app shows them as they are. Keys are stable; never change a value without changing docs/product.md.
  */
 export const MESSAGES = {
   // Service errors

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Spec §3 "Push notification data": what every push carries besides its title and body, so a tap opens the
+ * docs/product.md §3 "Push notification data": what every push carries besides its title and body, so a tap opens the
  * right screen. Native shells and the web service worker read the same fields.
  */
 export const pushNotificationDataSchema = z.discriminatedUnion('notification_type', [

@@ -1,7 +1,7 @@
 import { DEFAULT_COUNTRY_CODE, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './constants.js';
 
 /**
- * Spec §5 phone normalisation: strip everything but digits and plus, keep a leading +; a bare number that
+ * docs/product.md §5 phone normalisation: strip everything but digits and plus, keep a leading +; a bare number that
  * starts with 1 gets a +, any other bare number gets +1.
  */
 export function normalizePhone(input: string): string {

@@ -24,7 +24,7 @@ export interface ApiRoute {
 }
 
 export const apiRoutes = {
-  // Identity provider (stands in for the spec's federated provider)
+  // Identity provider (stands in for the product's federated provider)
   signUp: { method: 'POST', path: '/api/auth/sign-up', access: 'public' },
   signIn: { method: 'POST', path: '/api/auth/sign-in', access: 'public' },
   refreshToken: { method: 'POST', path: '/api/auth/token', access: 'public' },
@@ -105,7 +105,7 @@ export const apiRoutes = {
   getHelperStatus: { method: 'GET', path: '/api/users/helper', access: 'verified' },
   listHelperDownloads: { method: 'GET', path: '/api/helper/downloads', access: 'public' },
 
-  // Payments (spec §7 "Payments"); the provider's webhook, POST /api/stripe/webhook, is not a JSON call of
+  // Payments (docs/product.md §7 "Payments"); the provider's webhook, POST /api/stripe/webhook, is not a JSON call of
   // the app (raw body, signature header) and is described in docs/billing.md
   getPrices: { method: 'GET', path: '/api/stripe/prices', access: 'verified' },
   createCheckoutSession: { method: 'POST', path: '/api/stripe/create-checkout-session', access: 'verified' },

@@ -25,7 +25,7 @@ export const stripeDataSchema = z.object({
   subscription: z.object({ id: z.string(), status: z.string() }).nullable(),
 });
 
-/** Spec §3 "User profile". */
+/** docs/product.md §3 "User profile". */
 export const userProfileSchema = z.object({
   user_uuid: z.string(),
   firebase_user_id: z.string(),
@@ -103,7 +103,7 @@ const pushTokenValue = singleLineText(
   z.string().trim().min(1, 'token is required').max(4096, 'token is too long'),
 );
 
-/** Spec §3 "Push token". */
+/** docs/product.md §3 "Push token". */
 export const pushTokenSchema = z.object({
   token: z.string(),
   platform: pushPlatformSchema,

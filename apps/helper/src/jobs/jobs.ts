@@ -5,7 +5,7 @@ import { runConfigureJob, type JobDeps, type JobState } from './configure-job.js
 
 export type ConfigureCameras = HelperConfigureRequest['cameras'];
 
-/** The cameras the helper sets up (spec §4: pending → configuring → configured | failed, retry). */
+/** The cameras the helper sets up (docs/product.md §4: pending → configuring → configured | failed, retry). */
 export interface Jobs {
   submit(cameras: ConfigureCameras): HelperJob[];
   list(): HelperJob[];

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@homesitter/contract';
 
 export interface AppErrorOptions {
   /**
-   * The message is the reason, not the text users see: on a route with a spec §8 failure text, that text
+   * The message is the reason, not the text users see: on a route with a docs/product.md §8 failure text, that text
    * is shown and this message goes into `details`.
    */
   generic?: boolean;

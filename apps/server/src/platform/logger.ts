@@ -51,7 +51,7 @@ const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]+/g;
  * The last line of defence, run on every serialised log line: whatever field or message a secret hides
  * in (a URL inside an error message, a header object, a token in a text), signatures of signed URLs, the
  * password of a URL and Authorization headers are replaced, and tokens (query values, JWTs) cut to their
- * first 8 characters (spec §9).
+ * first 8 characters (docs/product.md §9).
  */
 export function scrubSecrets(line: string): string {
   return line

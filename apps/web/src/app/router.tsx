@@ -14,7 +14,7 @@ import { i18n } from '../shared/lib/i18n';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
-/** Every screen is its own chunk, shown behind the skeleton spec §2 names for it. */
+/** Every screen is its own chunk, shown behind the skeleton docs/product.md §2 names for it. */
 function lazyPage(load: () => PageModule, Fallback: ComponentType = PageSpinner) {
   const Page = lazy(load);
   return (

@@ -40,7 +40,7 @@ import { createDeviceBook } from './device-book.js';
 export { NOT_A_CAMERA_REASON, NO_VIDEO_SERVICE_REASON } from './device-book.js';
 
 export interface DiscoverOptions {
-  /** Hard cap; default HELPER_DISCOVERY_TIMEOUT_MS (60 s, spec §9). */
+  /** Hard cap; default HELPER_DISCOVERY_TIMEOUT_MS (60 s, docs/product.md §9). */
   timeoutMs?: number;
   /** Aborting ends the discovery at once; the promise then resolves with what was found (`timedOut: false`). */
   signal?: AbortSignal;

@@ -10,7 +10,7 @@ export interface PushTarget {
   isSandbox: boolean;
 }
 
-/** What a push says and where a tap leads (spec §3 "Push notification data"). */
+/** What a push says and where a tap leads (docs/product.md §3 "Push notification data"). */
 export interface PushMessage {
   title: string;
   body: string;

@@ -42,7 +42,7 @@ export interface UploadOwner {
   /** Amnesia mode: a new activity exists only for its alert (see `activities.ephemeral_until`). */
   isAmnesiaModeEnabled: boolean;
   remainingFreeEvents: number;
-  /** Spec §9: a subscription counts when its status is `active`. */
+  /** docs/product.md §9: a subscription counts when its status is `active`. */
   hasActiveSubscription: boolean;
 }
 

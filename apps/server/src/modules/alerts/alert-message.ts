@@ -22,7 +22,7 @@ export const readableDescription = (a: Pick<ActivityRow, 'description' | 'descri
   a.descriptionLocalized ?? a.description ?? '';
 
 /**
- * Spec §3 "Video attachment" for one activity of an alert. An activity that joined an earlier one's alert
+ * docs/product.md §3 "Video attachment" for one activity of an alert. An activity that joined an earlier one's alert
  * names that first activity in `coalesced_activity_uuid`. An activity without a clip (snapshots) has no
  * video or HLS URL: clients show its picture (`thumbnail_image_url`) instead of a player.
  */

@@ -1,7 +1,7 @@
 /**
  * The assistant's tools, defined once (DESIGN.md "the AI assistant's tools are defined once"): searching
  * activities, searching memories and keeping a note. The built-in composer calls them directly; with an
- * LLM the same functions are offered as function tools. Each search keeps to the property rule (spec §1):
+ * LLM the same functions are offered as function tools. Each search keeps to the property rule (docs/product.md §1):
  * a question about one camera or property stays there, and one about none of several properties is answered
  * property by property.
  */

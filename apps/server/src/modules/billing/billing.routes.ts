@@ -13,7 +13,7 @@ const NOT_CONFIGURED: ErrorEnvelope = {
 };
 
 /**
- * Spec §7 "Payments": thin handlers, rules in BillingService. Without Stripe every call answers 503 with its
+ * docs/product.md §7 "Payments": thin handlers, rules in BillingService. Without Stripe every call answers 503 with its
  * own text (after the caller's token is checked, before the body is read), which the error handler would
  * otherwise replace with the call's §8 failure text.
  */

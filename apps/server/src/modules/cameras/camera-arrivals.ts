@@ -10,7 +10,7 @@ export interface CameraArrival {
 }
 
 /**
- * The cameras side of arriving events (spec §4): an unknown name registers the camera, a removed camera
+ * The cameras side of arriving events (docs/product.md §4): an unknown name registers the camera, a removed camera
  * reappears, and the last activity time moves on. Clients hear `cameras.changed` when a camera appears or
  * comes back, and once per burst of files (not for every snapshot of one event); the later files of a burst
  * announce `cameras.stamped`, for the server's own cache of the list. One path for an upload processed alone

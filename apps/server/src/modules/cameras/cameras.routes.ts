@@ -7,7 +7,7 @@ import type { UploadCredentialsService } from './upload-credentials.service.js';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-/** Spec §7 "Cameras": thin handlers, rules in CamerasService and UploadCredentialsService. */
+/** docs/product.md §7 "Cameras": thin handlers, rules in CamerasService and UploadCredentialsService. */
 export function registerCameraRoutes(
   app: FastifyInstance,
   deps: { cameras: CamerasService; uploadCredentials: UploadCredentialsService; guards: AccessGuards },

@@ -334,7 +334,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       }
     },
 
-    /** Spec §7 update-camera: settings merge; a removal date hides the camera. */
+    /** docs/product.md §7 update-camera: settings merge; a removal date hides the camera. */
     async update(subject: string, name: string, changes: CameraChanges): Promise<Camera> {
       const user = await owner(subject);
       const current = await activeCamera(user.id, name);
@@ -374,7 +374,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     },
 
     /**
-     * For the ingest: an event arrived from this camera. Records the time and, spec §4, brings a removed
+     * For the ingest: an event arrived from this camera. Records the time and, docs/product.md §4, brings a removed
      * camera back. `undefined` when the user has no camera of that name.
      */
     async recordActivity(userId: string, cameraName: string, at = now()): Promise<Camera | undefined> {
@@ -384,7 +384,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     },
 
     /**
-     * Spec §4 retry: configures a stream camera again (a failed one, or one whose stream keeps failing).
+     * docs/product.md §4 retry: configures a stream camera again (a failed one, or one whose stream keeps failing).
      * Answers at once with `configuring`; the result follows over realtime.
      */
     async configure(subject: string, name: string): Promise<Camera> {

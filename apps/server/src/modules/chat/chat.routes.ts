@@ -4,7 +4,7 @@ import { callerOf, route, type AccessGuards } from '../../platform/http/route.js
 import { sendSerialized } from '../../platform/http/serialized.js';
 import type { ChatService } from './chat.service.js';
 
-/** Spec §7 "Chat and highlights": history and sending; answers arrive over realtime. */
+/** docs/product.md §7 "Chat and highlights": history and sending; answers arrive over realtime. */
 export function registerChatRoutes(
   app: FastifyInstance,
   deps: { chat: ChatService; guards: AccessGuards },

@@ -353,7 +353,7 @@ export function composeAnswer(q: Search, found: FoundActivity[], ctx: AnswerCont
       cited,
     };
   }
-  // Several properties, none named: each is spoken of on its own, so their contexts never mix (spec §1).
+  // Several properties, none named: each is spoken of on its own, so their contexts never mix (docs/product.md §1).
   const bySite = new Map<string, FoundActivity[]>();
   for (const a of found) {
     const key = a.siteId ?? '';

@@ -86,7 +86,7 @@ describe('activity summaries', () => {
     expect((await summaries(otto, '?date=2025-06-10')).json()).toEqual({ success: true, data: [] });
   });
 
-  it('refuses a missing, malformed or out-of-range date with 400 and the spec text', async () => {
+  it('refuses a missing, malformed or out-of-range date with 400 and the text of docs/product.md', async () => {
     const malformed = ['', '?date=10.06.2025', '?date=2025-02-30', '?date=2025-6-1', '?date=2025-06-10&x=1'];
     // Days no camera can have seen, down to the last the calendar has.
     for (const q of [...malformed, '?date=9999-12-31', '?date=0001-01-01', '?date=3000-01-01']) {

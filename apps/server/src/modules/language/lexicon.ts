@@ -7,7 +7,7 @@
 export type Language = 'en' | 'de';
 export const LANGUAGES: readonly Language[] = ['en', 'de'];
 
-/** The user's preferred language if the composer speaks it, else English (spec §1: en is the default). */
+/** The user's preferred language if the composer speaks it, else English (docs/product.md §1: en is the default). */
 export function languageOf(preferred: string | null | undefined): Language {
   const base = (preferred ?? '').toLowerCase().split(/[-_]/)[0];
   return base === 'de' ? 'de' : 'en';

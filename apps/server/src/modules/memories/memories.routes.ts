@@ -54,7 +54,7 @@ async function prepareSpool(spoolDir: string): Promise<void> {
   await removeFilesOlderThan(spoolDir, Date.now() - SPOOL_LEFTOVER_MS);
 }
 
-/** Spec §7 "Memories": thin handlers, rules in MemoriesService. */
+/** docs/product.md §7 "Memories": thin handlers, rules in MemoriesService. */
 export async function registerMemoryRoutes(
   app: FastifyInstance,
   deps: {

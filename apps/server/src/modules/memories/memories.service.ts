@@ -48,7 +48,7 @@ export interface MemoriesServiceDeps {
   now?: () => Date;
 }
 
-/** Memories of people, vehicles, animals and other notes, with photos (spec §3 "Memories"). */
+/** Memories of people, vehicles, animals and other notes, with photos (docs/product.md §3 "Memories"). */
 export function createMemoriesService(deps: MemoriesServiceDeps) {
   const { repo, storage, events } = deps;
   const now = deps.now ?? (() => new Date());

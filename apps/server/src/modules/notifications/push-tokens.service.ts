@@ -21,7 +21,7 @@ export interface PushTokensDeps {
   findUserId(subject: string): Promise<string | undefined>;
 }
 
-/** The devices' push tokens (spec §7 "User": register, disable, verify), which push notifications go to. */
+/** The devices' push tokens (docs/product.md §7 "User": register, disable, verify), which push notifications go to. */
 export function createPushTokensService(deps: PushTokensDeps) {
   const { repo } = deps;
   return {

@@ -25,9 +25,9 @@ interface Connection {
 
 export interface HubOptions {
   log: Logger;
-  /** How often the hub pings every connection (spec §9 keep-alive: 15 s). */
+  /** How often the hub pings every connection (docs/product.md §9 keep-alive: 15 s). */
   pingIntervalMs?: number;
-  /** A connection silent this long is closed (the client pings every 15 s; spec §9 server timeout: 30 s). */
+  /** A connection silent this long is closed (the client pings every 15 s; docs/product.md §9 server timeout: 30 s). */
   clientTimeoutMs?: number;
   now?: () => number;
 }

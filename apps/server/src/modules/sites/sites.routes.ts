@@ -5,7 +5,7 @@ import type { SitesService } from './sites.service.js';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-/** Spec §7 "Sites": thin handlers, rules in SitesService. */
+/** docs/product.md §7 "Sites": thin handlers, rules in SitesService. */
 export function registerSiteRoutes(
   app: FastifyInstance,
   deps: { sites: SitesService; guards: AccessGuards },

@@ -60,7 +60,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       return changed(userId, await repo.rename(userId, siteId, name));
     },
 
-    /** Spec §4: deleting a property unassigns its cameras. */
+    /** docs/product.md §4: deleting a property unassigns its cameras. */
     async remove(subject: string, siteId: string): Promise<Site> {
       const userId = await ownerId(subject);
       return changed(userId, await repo.remove(userId, siteId, now()));

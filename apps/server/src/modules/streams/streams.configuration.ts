@@ -20,7 +20,7 @@ export interface ConfigurationDeps {
 }
 
 /**
- * Runs stream cameras' configuration (spec §4: configuring → configured | failed), one at a time per camera:
+ * Runs stream cameras' configuration (docs/product.md §4: configuring → configured | failed), one at a time per camera:
  * a request that arrives while one runs runs again after it, with the connection then stored.
  */
 export function createConfigurationRunner(deps: ConfigurationDeps) {

@@ -18,7 +18,7 @@ const call = (
 ) => t.app.inject({ method, url, payload: payload as object, headers: who ? who.auth : {} });
 
 describe('profile', () => {
-  it('is created once with the spec defaults, and a second create returns it unchanged', async () => {
+  it('is created once with the product defaults (docs/product.md), and a second create returns it unchanged', async () => {
     const fresh = await signUp(t, { profile: false });
     const created = await call('POST', '/api/users', fresh, {
       first_name: 'Rose',
@@ -51,7 +51,7 @@ describe('profile', () => {
     expect(again.json().data.first_name).toBe('Rose');
   });
 
-  it('normalises phone numbers as spec §5 says', async () => {
+  it('normalises phone numbers as docs/product.md §5 says', async () => {
     const cases: [string, string][] = [
       ['(555) 123-4567', '+15551234567'],
       ['1 555 123 4567', '+15551234567'],

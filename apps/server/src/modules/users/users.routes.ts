@@ -5,7 +5,7 @@ import type { UsersService } from './users.service.js';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-/** Spec §7 "User": thin handlers, rules in UsersService. */
+/** docs/product.md §7 "User": thin handlers, rules in UsersService. */
 export function registerUserRoutes(
   app: FastifyInstance,
   deps: { users: UsersService; guards: AccessGuards },

@@ -27,7 +27,7 @@ export interface UsersServiceDeps {
   beforeDelete?: (userId: string) => Promise<void>;
 }
 
-/** Spec §3: without stored preferences, both follow notifications_status. */
+/** docs/product.md §3: without stored preferences, both follow notifications_status. */
 export function derivePreferences(row: Pick<UserRow, 'notificationPreferences' | 'notificationsStatus'>) {
   if (row.notificationPreferences) return row.notificationPreferences;
   const on = row.notificationsStatus !== 'ALL_DISABLED';
@@ -131,7 +131,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       return { is_facial_recognition_enabled: profile.is_facial_recognition_enabled };
     },
 
-    /** Spec §4: off sets ALL_DISABLED and both preferences false; on sets ALL_ENABLED and both true. */
+    /** docs/product.md §4: off sets ALL_DISABLED and both preferences false; on sets ALL_ENABLED and both true. */
     setNotificationsStatus: (subject: string, status: NotificationsStatus) => {
       const on = status === 'ALL_ENABLED';
       return update(subject, {

@@ -30,7 +30,7 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyContextConfig {
-    /** The spec §8 text every failure of this route answers with. */
+    /** The docs/product.md §8 text every failure of this route answers with. */
     failureMessage?: string;
   }
 }

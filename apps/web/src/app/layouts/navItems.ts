@@ -6,7 +6,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** The six main entries (spec §2 "Navigation and layout"). */
+/** The six main entries (docs/product.md §2 "Navigation and layout"). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/highlights', labelKey: 'nav.highlights', icon: Sparkles },
   { to: '/cameras', labelKey: 'nav.cameras', icon: Cctv },

@@ -16,7 +16,7 @@ export interface AuthFormProps {
   onSubmit: (values: AuthValues) => void;
 }
 
-/** Email, password and, for a new account, an optional phone and the terms (spec §2 "Auth page", §5). */
+/** Email, password and, for a new account, an optional phone and the terms (docs/product.md §2 "Auth page", §5). */
 export function AuthForm({ mode, processing, error, onSubmit }: AuthFormProps) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');

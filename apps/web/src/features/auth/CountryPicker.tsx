@@ -13,7 +13,7 @@ export interface CountryPickerProps {
   onClose: () => void;
 }
 
-/** The country list of the phone input, searched with a 250 ms debounce (spec §5). */
+/** The country list of the phone input, searched with a 250 ms debounce (docs/product.md §5). */
 export function CountryPicker({ selected, onSelect, onClose }: CountryPickerProps) {
   const { t, i18n } = useTranslation();
   const [countries, setCountries] = useState<Country[] | null>(null);

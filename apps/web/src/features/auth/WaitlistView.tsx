@@ -7,7 +7,7 @@ import { Button } from '../../shared/ui/Button';
 import { TextField } from '../../shared/ui/TextField';
 import { joinWaitlist } from './signup';
 
-/** Replaces the sign-up form while sign-up is disabled (spec §2): an email field and a submit. */
+/** Replaces the sign-up form while sign-up is disabled (docs/product.md §2): an email field and a submit. */
 export function WaitlistView({ onBackToSignIn }: { onBackToSignIn: () => void }) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');

@@ -1,6 +1,6 @@
 import { countPhoneDigits, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '@homesitter/contract/runtime';
 
-/** With long numbers enabled the upper bound rises from 15 digits (spec §5). */
+/** With long numbers enabled the upper bound rises from 15 digits (docs/product.md §5). */
 export const LONG_PHONE_MAX_DIGITS = 20;
 
 export interface PhoneValue {

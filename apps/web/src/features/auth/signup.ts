@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/lib/http';
 
 export const signupStatusKey = ['signupStatus'] as const;
 
-/** GET /api/signup/status; a failure is logged and counts as enabled (spec §7). */
+/** GET /api/signup/status; a failure is logged and counts as enabled (docs/product.md §7). */
 export async function fetchSignupEnabled(): Promise<boolean> {
   try {
     return (await api.call('signupStatus')).data.enabled;

@@ -30,7 +30,7 @@ export interface AuthSubmitOptions {
 }
 
 /**
- * Spec §4 sign-up (identity account → verification mail → token → profile) and sign-in, then either the
+ * docs/product.md §4 sign-up (identity account → verification mail → token → profile) and sign-in, then either the
  * external redirect with `?token=` or /verify-email (which moves on at once for a verified user).
  */
 export function useAuthSubmit({ mode, redirect, from }: AuthSubmitOptions) {

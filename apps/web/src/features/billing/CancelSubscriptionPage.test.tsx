@@ -47,7 +47,7 @@ beforeEach(() => {
 
 const renderPage = () => renderAt(<CancelSubscriptionPage />, '/settings/account/cancel');
 
-describe('cancel subscription (spec §2, §4 prorated refund)', () => {
+describe('cancel subscription (docs/product.md §2, §4 prorated refund)', () => {
   it('shows the refund from the preview before anything is cancelled', async () => {
     renderPage();
     expect(await screen.findByText('$4.50')).toBeInTheDocument();

@@ -76,7 +76,7 @@ function CancelFlow({ cancel }: { cancel: ReturnType<typeof useCancelSubscriptio
   );
 }
 
-/** Spec §2 settings/account/cancel: cancelling ends the subscription now with a prorated refund (§1). */
+/** docs/product.md §2 settings/account/cancel: cancelling ends the subscription now with a prorated refund (§1). */
 export default function CancelSubscriptionPage() {
   const { t } = useTranslation('billing');
   const { t: tc } = useTranslation();

@@ -183,7 +183,7 @@ function AccountActions({ subscription }: { subscription: Subscription }) {
   );
 }
 
-/** Settings → subscription (spec §2 settings/account/change-plan). */
+/** Settings → subscription (docs/product.md §2 settings/account/change-plan). */
 export default function ChangePlanPage() {
   const { t } = useTranslation('billing');
   const { t: tc } = useTranslation();

@@ -24,7 +24,7 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Plan, status, next payment or end date, and free events left (spec §3 "Subscription"). */
+/** Plan, status, next payment or end date, and free events left (docs/product.md §3 "Subscription"). */
 export function CurrentPlanCard({
   subscription,
   freeEvents,

@@ -68,7 +68,7 @@ beforeEach(async () => {
   await i18n.changeLanguage('en');
 });
 
-describe('free-events banner (spec §9)', () => {
+describe('free-events banner (docs/product.md §9)', () => {
   it('says no free events are left at 0 and links to change plan', async () => {
     serve(0, 'none');
     renderBanner();

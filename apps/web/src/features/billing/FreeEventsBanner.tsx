@@ -26,7 +26,7 @@ export function freeEventsBanner(
   };
 }
 
-/** Spec §9: the free-events banner, with its own wording for 0, 1 and more; it links to change plan. */
+/** docs/product.md §9: the free-events banner, with its own wording for 0, 1 and more; it links to change plan. */
 export function FreeEventsBanner() {
   const { ready } = useTranslation('billing');
   const remaining = useProfile().data?.remaining_free_events;

@@ -92,7 +92,7 @@ function DialogBody({
 }
 
 /**
- * The in-app payment dialog (spec §2): Stripe's card form for the first payment of `price`. Closing it before
+ * The in-app payment dialog (docs/product.md §2): Stripe's card form for the first payment of `price`. Closing it before
  * the payment went through says "Payment cancelled." (§8).
  */
 export function PaymentDialog({

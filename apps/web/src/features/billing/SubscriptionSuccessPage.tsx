@@ -10,7 +10,7 @@ import { CurrentPlanCard } from './CurrentPlanCard';
 import { CHANGE_PLAN_PATH, secondaryLinkClass } from './links';
 import { useVerifiedSession, VERIFY_POLL_DELAYS_MS } from './useVerifiedSession';
 
-/** Where hosted Checkout returns after paying: verifies the session, then shows the plan (spec §2). */
+/** Where hosted Checkout returns after paying: verifies the session, then shows the plan (docs/product.md §2). */
 export default function SubscriptionSuccessPage({
   pollDelaysMs = VERIFY_POLL_DELAYS_MS,
 }: {

@@ -15,7 +15,7 @@ export const pricesKey = [...billingKey, 'prices'] as const;
 export type BillingState =
   { kind: 'notConfigured' } | { kind: 'none' } | { kind: 'subscribed'; subscription: Subscription };
 
-/** Spec §9: active means the status is exactly `active`. */
+/** docs/product.md §9: active means the status is exactly `active`. */
 export function isActive(subscription: Subscription | null | undefined): boolean {
   return subscription?.status === ACTIVE_SUBSCRIPTION_STATUS;
 }
@@ -24,7 +24,7 @@ export function isNotConfigured(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'billing.not_configured';
 }
 
-/** GET subscription: 404 is "none" (spec §8), 503 `billing.not_configured` is the free plan without limits. */
+/** GET subscription: 404 is "none" (docs/product.md §8), 503 `billing.not_configured` is the free plan without limits. */
 export async function fetchBillingState(): Promise<BillingState> {
   try {
     return { kind: 'subscribed', subscription: (await api.call('getSubscription')).data };
@@ -51,7 +51,7 @@ export interface PriceList {
   inAppPayment: boolean;
 }
 
-/** GET prices; spec §5: the answer must hold a `data` array. */
+/** GET prices; docs/product.md §5: the answer must hold a `data` array. */
 export async function fetchPrices(): Promise<PriceList> {
   const answer = await api.call('getPrices', { fallbackMessage: MESSAGES.loadSubscriptionPricesFailed });
   if (!Array.isArray(answer.data)) throw new Error(MESSAGES.loadSubscriptionPricesFailed);

@@ -53,7 +53,7 @@ describe('billing translations', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has the banner in the three wordings spec §9 asks for', () => {
+  it('has the banner in the three wordings docs/product.md §9 asks for', () => {
     for (const tree of [en, de])
       for (const form of ['zero', 'one', 'other']) expect(has(tree, `freeBanner.events_${form}`)).toBe(true);
   });

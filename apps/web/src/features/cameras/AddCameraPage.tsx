@@ -120,7 +120,7 @@ function StreamCameraFollow({
 }
 
 /**
- * Spec §2 cameras/add. An upload camera needs a name (and its uploads pointed at us in camera setup); an
+ * docs/product.md §2 cameras/add. An upload camera needs a name (and its uploads pointed at us in camera setup); an
  * RTSP or ONVIF camera also needs its address and login, then configures itself while the screen follows
  * it (`?camera=`), with "Try again" and "Edit" when it fails.
  */

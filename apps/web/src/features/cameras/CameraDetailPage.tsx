@@ -23,7 +23,7 @@ import { useCamerasRealtime } from './useCamerasRealtime';
 
 type Tab = 'live' | 'past';
 
-/** Spec §2 camera detail: live and past views, the stream connection, settings, rename and removal. */
+/** docs/product.md §2 camera detail: live and past views, the stream connection, settings, rename and removal. */
 export default function CameraDetailPage() {
   const { name = '' } = useParams();
   const { t } = useTranslation('cameras');

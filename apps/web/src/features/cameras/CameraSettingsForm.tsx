@@ -15,7 +15,7 @@ import { MotionSensitivity } from './MotionSensitivity';
 import { SiteSelect } from './SiteSelect';
 
 /**
- * Spec §3/§4 camera settings: notes for the AI, private, mute, facial recognition (with consent), login,
+ * docs/product.md §3/§4 camera settings: notes for the AI, private, mute, facial recognition (with consent), login,
  * property, and for stream cameras the motion sensitivity.
  */
 export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {

@@ -14,7 +14,7 @@ import { useRegenerateUploadCredentials, useUploadCredentials } from './api';
 import { BrandGuides } from './BrandGuides';
 import { CopyField } from './CopyField';
 
-/** Spec §2 settings/camera-setup: where cameras upload (FTP and email), step by step per brand. */
+/** docs/product.md §2 settings/camera-setup: where cameras upload (FTP and email), step by step per brand. */
 export default function CameraSetupPage() {
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();

@@ -15,7 +15,7 @@ const iconLink =
   'rounded-lg p-2 text-slate-300 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400';
 
 /**
- * Spec §2 camera view, fullscreen and preview (`/camera-preview?name=`): the camera's live picture on its
+ * docs/product.md §2 camera view, fullscreen and preview (`/camera-preview?name=`): the camera's live picture on its
  * own (an upload camera's latest snapshot), fullscreen on the fullscreen route.
  */
 export default function CameraViewPage() {

@@ -27,7 +27,7 @@ function groupCameras(cameras: Camera[], sites: Site[]) {
   };
 }
 
-/** Spec §2 cameras list: grouped by property (and "No property"), with drag and drop between them. */
+/** docs/product.md §2 cameras list: grouped by property (and "No property"), with drag and drop between them. */
 export default function CamerasPage() {
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();

@@ -61,7 +61,7 @@ export function PropertyNameDialog(props: {
   );
 }
 
-/** Spec §2: after creating a property, ask whether every existing memory belongs to it too (No / Yes). */
+/** docs/product.md §2: after creating a property, ask whether every existing memory belongs to it too (No / Yes). */
 export function AssociateMemoriesDialog(props: {
   site: Site | null;
   busy: boolean;

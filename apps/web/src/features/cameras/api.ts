@@ -149,7 +149,7 @@ export function useRenameCamera() {
   });
 }
 
-/** Spec §4: removal is soft, the removal time (now, ISO) is sent. */
+/** docs/product.md §4: removal is soft, the removal time (now, ISO) is sent. */
 export function useRemoveCamera() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -223,7 +223,7 @@ export function useRenameSite() {
   });
 }
 
-/** Spec §4: removed at once, restored on failure, cameras refreshed on success. */
+/** docs/product.md §4: removed at once, restored on failure, cameras refreshed on success. */
 export function useDeleteSite() {
   const queryClient = useQueryClient();
   const { t } = useTranslation('cameras');
@@ -247,7 +247,7 @@ export function useDeleteSite() {
   });
 }
 
-/** Spec §4: Yes in the associate-all prompt calls the bulk association, then refreshes memories. */
+/** docs/product.md §4: Yes in the associate-all prompt calls the bulk association, then refreshes memories. */
 export function useAssociateAllMemories() {
   const queryClient = useQueryClient();
   const { t } = useTranslation('cameras');

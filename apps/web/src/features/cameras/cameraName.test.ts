@@ -2,7 +2,7 @@ import { MESSAGES } from '@homesitter/contract/runtime';
 import { describe, expect, it } from 'vitest';
 import { cameraNameProblem, problemFromServer } from './cameraName';
 
-describe('camera names (spec §5)', () => {
+describe('camera names (docs/product.md §5)', () => {
   it('are required, at most 100 characters and unique ignoring case', () => {
     expect(cameraNameProblem('  ', [])).toBe('required');
     expect(cameraNameProblem('x'.repeat(101), [])).toBe('tooLong');

@@ -2,7 +2,7 @@ import { CAMERA_NAME_MAX, MESSAGES } from '@homesitter/contract/runtime';
 
 export type CameraNameProblem = 'required' | 'taken' | 'tooLong' | null;
 
-/** Spec §5, checked as the user types: required, at most 100 characters, unique ignoring case. */
+/** docs/product.md §5, checked as the user types: required, at most 100 characters, unique ignoring case. */
 export function cameraNameProblem(
   name: string,
   existing: readonly string[],

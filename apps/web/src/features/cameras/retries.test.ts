@@ -18,7 +18,7 @@ function clientAnswering(status: number, message = 'nope') {
 
 const siteUuid = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
-describe('camera and site calls (spec §8 retries)', () => {
+describe('camera and site calls (docs/product.md §8 retries)', () => {
   it('do not retry a camera rename answered with a 4xx', async () => {
     const { client, fetch, sleep } = clientAnswering(409, MESSAGES.cameraNameTaken);
     await expect(

@@ -14,7 +14,7 @@ import { recognitionKey } from './recognitionApi';
 /**
  * Keeps the cached conversation current for the whole signed-in session, whichever screen is shown: live
  * messages and changes go into the cache, and after the connection was lost the history is fetched again so
- * nothing sent meanwhile is missing (spec §4). Rendered once, by the signed-in layout.
+ * nothing sent meanwhile is missing (docs/product.md §4). Rendered once, by the signed-in layout.
  */
 export function ChatLiveSync() {
   const queryClient = useQueryClient();
@@ -31,7 +31,7 @@ export function ChatLiveSync() {
 
   useRealtimeReconnected(() => void queryClient.invalidateQueries({ queryKey: chatKeys.firstPage }));
 
-  // "Please refresh the page": the messages are refreshed and the error cleared (spec §4).
+  // "Please refresh the page": the messages are refreshed and the error cleared (docs/product.md §4).
   useEffect(() => {
     if (connection.error !== MESSAGES.refreshPageToReconnect) return;
     void queryClient.invalidateQueries({ queryKey: chatKeys.firstPage });

@@ -15,7 +15,7 @@ import { useProfile } from '../user/profile';
 import { useChat } from './useChat';
 
 interface ChatLocationState {
-  /** A message to scroll to and highlight (spec §2). */
+  /** A message to scroll to and highlight (docs/product.md §2). */
   highlightMessageId?: string;
   messageId?: string;
   /** An image URL to save (deep link `saveImage?imageUrl=…`). */

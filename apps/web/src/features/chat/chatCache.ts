@@ -12,7 +12,7 @@ export interface ChatHistory {
   hasMore: boolean;
 }
 
-/** Page 1 from the server, keeping what only this tab knows (spec §4: page 1 replaces the list). */
+/** Page 1 from the server, keeping what only this tab knows (docs/product.md §4: page 1 replaces the list). */
 export async function loadFirstPage(queryClient: QueryClient): Promise<ChatHistory> {
   const page = await fetchHistoryPage(1);
   const current = queryClient.getQueryData<ChatHistory>(chatKeys.firstPage)?.messages ?? [];

@@ -25,7 +25,7 @@ const pending: ChatItem = {
   isPending: true,
 };
 
-describe('chat state (spec §4)', () => {
+describe('chat state (docs/product.md §4)', () => {
   it('page 1 replaces the list and older pages are prepended without duplicates', () => {
     let items = chatReducer([message('x')], { type: 'replace', messages: [message('c'), message('d')] });
     expect(items.map((i) => i.message_uuid)).toEqual(['c', 'd']);

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@homesitter/contract';
 
-/** A message on screen: the server's, or one of ours still being sent (spec §3 isPending, error). */
+/** A message on screen: the server's, or one of ours still being sent (docs/product.md §3 isPending, error). */
 export interface ChatItem extends ChatMessage {
   /** Set while the item is our optimistic copy (its temporary id). */
   localId?: string;
@@ -18,7 +18,7 @@ export type ChatAction =
   | { type: 'fail'; localId: string }
   | { type: 'retry'; localId: string };
 
-/** Spec §4: the same id, or without an id the same text and time, is the same message. */
+/** docs/product.md §4: the same id, or without an id the same text and time, is the same message. */
 export function isSameMessage(a: Pick<ChatMessage, 'message_uuid' | 'text' | 'date_time_utc'>, b: typeof a) {
   if (a.message_uuid && b.message_uuid) return a.message_uuid === b.message_uuid;
   return a.text === b.text && a.date_time_utc === b.date_time_utc;
@@ -28,7 +28,7 @@ const unsent = (items: ChatItem[]) => items.filter((i) => i.localId);
 
 /**
  * The server's answer replaces our optimistic copy, keeping what only we know: our local time, and our images
- * and video when the server sends none, plus the reply we quoted (spec §4 "Sending a chat message").
+ * and video when the server sends none, plus the reply we quoted (docs/product.md §4 "Sending a chat message").
  */
 export function mergeConfirmed(local: ChatItem, server: ChatMessage): ChatItem {
   return {

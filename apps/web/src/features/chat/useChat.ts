@@ -30,7 +30,7 @@ let tempCounter = 0;
 const tempId = () => `temp-${Date.now()}-${(tempCounter += 1)}`;
 
 /**
- * Everything the chat screen does with data (spec §4): history (page 1 and the live messages from the query
+ * Everything the chat screen does with data (docs/product.md §4): history (page 1 and the live messages from the query
  * cache, which the signed-in session keeps current; older pages prepended here), the optimistic send with
  * retry, the typing indicator and the connection's state.
  */
@@ -140,7 +140,7 @@ export function useChat() {
     [dispatch],
   );
 
-  /** Sends only a non-empty text, for a signed-in verified user (spec §5); otherwise nothing happens. */
+  /** Sends only a non-empty text, for a signed-in verified user (docs/product.md §5); otherwise nothing happens. */
   const send = useCallback(
     (input: SendInput) => {
       const text = input.text.trim();

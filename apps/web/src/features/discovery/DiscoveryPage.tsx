@@ -19,7 +19,7 @@ const parseStep = (value: string | null): Step =>
   STEPS.includes(value as Step) ? (value as Step) : 'welcome';
 
 /**
- * Spec §2 "Camera discovery flow" (`/cameras/add/network`): welcome, scanning, credentials, selection
+ * docs/product.md §2 "Camera discovery flow" (`/cameras/add/network`): welcome, scanning, credentials, selection
  * summary, configuration progress, through the desktop helper on this computer. The step is in the URL
  * (`?step=`), so the browser's back and forward buttons move between steps; what was found and entered
  * stays in one reducer while the page is open. Without a usable helper, the screen for its problem shows.

@@ -9,7 +9,7 @@ import { checkStreamForm, type StreamCheck, type StreamFormValues } from '../cam
 import { HELPER_DISCOVERY_TIMEOUT_MS } from '@homesitter/contract/runtime';
 
 /**
- * The discovery flow (spec §2 "Camera discovery flow"): welcome, scanning, credentials, selection summary,
+ * The discovery flow (docs/product.md §2 "Camera discovery flow"): welcome, scanning, credentials, selection summary,
  * configuration progress. One reducer holds what the owner found and entered, so every step can be left
  * and come back to (the browser's back button included) without losing it.
  */

@@ -99,7 +99,7 @@ describe('the helper client', () => {
     await expect(client.jobs()).rejects.toMatchObject({ kind: 'unreachable' });
   });
 
-  it('gives up on a helper that does not answer within spec §9’s 60 s (plus a margin for its verdict)', async () => {
+  it('gives up on a helper that does not answer within docs/product.md §9’s 60 s (plus a margin for its verdict)', async () => {
     vi.useFakeTimers();
     const hanging = vi.fn(
       (_url: RequestInfo | URL, init?: RequestInit) =>

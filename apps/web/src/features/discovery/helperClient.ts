@@ -114,7 +114,7 @@ interface RequestOptions {
 
 export type HelperClient = ReturnType<typeof createHelperClient>;
 
-/** Typed calls to the helper on 127.0.0.1, each with its spec §9 time limit. */
+/** Typed calls to the helper on 127.0.0.1, each with its docs/product.md §9 time limit. */
 export function createHelperClient(options: HelperClientOptions = {}) {
   const origin = options.origin ?? HELPER_ORIGIN;
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
@@ -195,7 +195,7 @@ export function createHelperClient(options: HelperClientOptions = {}) {
     },
 
     /**
-     * `GET /discover`: every event as it streams in, until the helper ends the scan (at most spec §9's 60 s;
+     * `GET /discover`: every event as it streams in, until the helper ends the scan (at most docs/product.md §9's 60 s;
      * the browser stops reading a little after that) or `signal` aborts it.
      */
     async discover(onEvent: (event: DiscoveryEvent) => void, signal?: AbortSignal): Promise<void> {

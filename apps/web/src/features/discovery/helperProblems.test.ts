@@ -8,7 +8,7 @@ function setup() {
   return { fake, client: createHelperClient({ fetch: fake.fetch }) };
 }
 
-describe('why the helper cannot be used (spec §8 camera discovery problems)', () => {
+describe('why the helper cannot be used (docs/product.md §8 camera discovery problems)', () => {
   it('is ready when /status answers as the Homesitter helper', async () => {
     const { client } = setup();
     expect(await checkHelper(client)).toMatchObject({ ready: true, status: { version: '1.0.0' } });

@@ -3,7 +3,7 @@ import { HELPER_ERROR_CODES } from '@homesitter/contract/runtime';
 import { isHelperError, type HelperClient } from './helperClient';
 
 /**
- * Why the helper cannot be used from this page (spec §8 "camera discovery problems"), each with a screen of
+ * Why the helper cannot be used from this page (docs/product.md §8 "camera discovery problems"), each with a screen of
  * its own:
  * - `not_running`: nothing answers on 127.0.0.1:17429 (not installed, or not started);
  * - `blocked`: the helper runs, but the browser or an ad blocker keeps this page from it. Seen when a

@@ -14,7 +14,7 @@ const saveOnServer: SaveLanguage = async (code) =>
   (await api.call('updatePreferredLanguage', { body: { preferred_language: code } })).data;
 
 /**
- * Spec §4 "Language change": a choice is previewed and pending until confirmed; cancel goes back to the saved
+ * docs/product.md §4 "Language change": a choice is previewed and pending until confirmed; cancel goes back to the saved
  * language (or English); confirm saves locally and on the server and undoes both if the server says no.
  */
 export function useLanguageChange(saveRemote: SaveLanguage = saveOnServer) {
@@ -61,7 +61,7 @@ export function useLanguageChange(saveRemote: SaveLanguage = saveOnServer) {
   return { current, pending, saving, choose, cancel, confirm };
 }
 
-/** Spec §2: the list opens upward when there is not room below for its 35%-of-viewport height. */
+/** docs/product.md §2: the list opens upward when there is not room below for its 35%-of-viewport height. */
 export function dropdownSide(
   triggerBottom: number,
   viewportHeight: number,

@@ -6,7 +6,7 @@ import { useSaveMemory } from './api';
 import { useProfile } from '../user/profile';
 import { formatUntil } from './expiry';
 
-/** Spec §4 memory expiry: a short-term memory shows "until …" and can be kept forever. */
+/** docs/product.md §4 memory expiry: a short-term memory shows "until …" and can be kept forever. */
 export function ExpiryControl({ memory }: { memory: Memory }) {
   const { t, i18n } = useTranslation('memories');
   const timeZone = useProfile().data?.timezone;

@@ -15,7 +15,7 @@ import { PendingImageNotice } from './PendingImageNotice';
 export const primaryLink =
   'inline-flex h-11 items-center justify-center gap-2 rounded-lg bg-brand-500 px-4 text-sm font-semibold text-slate-950 transition-colors hover:bg-brand-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
 
-/** Spec §2 memories: the four categories with counts, the chosen one's memories with their photos. */
+/** docs/product.md §2 memories: the four categories with counts, the chosen one's memories with their photos. */
 export default function MemoriesPage() {
   const { t } = useTranslation('memories');
   const { t: tr } = useTranslation();

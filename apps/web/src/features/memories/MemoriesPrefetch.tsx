@@ -35,8 +35,8 @@ export function memoryImageUrls(all: Memories): string[] {
 }
 
 /**
- * Spec §4 "After login": about 2 s after a verified user arrives, all memories are fetched and every image
- * preloaded, 4 at a time. Failures are only logged (spec §8).
+ * docs/product.md §4 "After login": about 2 s after a verified user arrives, all memories are fetched and every image
+ * preloaded, 4 at a time. Failures are only logged (docs/product.md §8).
  */
 export function MemoriesPrefetch() {
   const queryClient = useQueryClient();

@@ -122,7 +122,7 @@ function Detail({ category, id }: { category: MemoryCategory; id: string }) {
   );
 }
 
-/** Spec §2 memories/{category}/{id}: the memory, edited in place, with its photos and expiry. */
+/** docs/product.md §2 memories/{category}/{id}: the memory, edited in place, with its photos and expiry. */
 export default function MemoryDetailPage() {
   const params = useParams();
   const category = categoryFromParam(params.category);

@@ -32,7 +32,7 @@ function NewMemory({ category }: { category: NonNullable<ReturnType<typeof categ
   );
 }
 
-/** Spec §2 memories/{category}/new. */
+/** docs/product.md §2 memories/{category}/new. */
 export default function NewMemoryPage() {
   const category = categoryFromParam(useParams().category);
   if (!category) return <Navigate to="/memories" replace />;

@@ -19,7 +19,7 @@ export async function fetchMemories(force = false): Promise<Memories> {
   return (await api.call('listMemories', { query: { force } })).data;
 }
 
-/** Every memory by category (stale after 1 h); only for a signed-in, verified user (spec §4). */
+/** Every memory by category (stale after 1 h); only for a signed-in, verified user (docs/product.md §4). */
 export function useMemories() {
   const { status, isVerified } = useSession();
   return useQuery({
@@ -84,7 +84,7 @@ export function useDeleteImage(category: MemoryCategory, id: string) {
   });
 }
 
-/** Adds a photo as multipart form data, with its progress; 120 s like every upload (spec §9). */
+/** Adds a photo as multipart form data, with its progress; 120 s like every upload (docs/product.md §9). */
 export async function uploadMemoryImage(
   category: MemoryCategory,
   id: string,

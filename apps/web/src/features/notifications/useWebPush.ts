@@ -9,8 +9,8 @@ export function useWebPushPermission() {
 
 /**
  * Keeps this browser subscribed to Web Push while the signed-in user wants push alerts and has allowed
- * notifications here. Registration waits a moment after sign-in (spec §9: 1.5 s), so it never competes
- * with the first screen's requests. Failures are only logged (spec §8: push errors are only logged).
+ * notifications here. Registration waits a moment after sign-in (docs/product.md §9: 1.5 s), so it never competes
+ * with the first screen's requests. Failures are only logged (docs/product.md §8: push errors are only logged).
  */
 export function useWebPush(delayMs: number = PUSH_VERIFY_AFTER_LOGIN_MS) {
   const profile = useProfile().data;

@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { SettingSwitch } from '../../shared/ui/SettingSwitch';
 import { useFacialRecognitionToggle } from './toggles';
 
-/** Turning facial recognition on needs the user's consent first (spec §4); turning it off does not. */
+/** Turning facial recognition on needs the user's consent first (docs/product.md §4); turning it off does not. */
 export function FacialRecognitionSetting({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation();
   const toggle = useFacialRecognitionToggle();

@@ -12,7 +12,7 @@ export interface ProfileToggleOptions<V> {
   failureText: (value: V, error: unknown) => string;
 }
 
-/** Spec §4 "Toggles": the screen changes at once, the server is called, and a failure reverts with a toast. */
+/** docs/product.md §4 "Toggles": the screen changes at once, the server is called, and a failure reverts with a toast. */
 export function useProfileToggle<V>({ save, apply, successText, failureText }: ProfileToggleOptions<V>) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -20,7 +20,7 @@ const AMNESIA_MODE_BANNER: Banner = {
   tone: 'info',
 };
 
-/** Private mode and amnesia mode each show a banner while on (spec §4 "Toggles"). */
+/** Private mode and amnesia mode each show a banner while on (docs/product.md §4 "Toggles"). */
 export function ProfileBanners() {
   const { data } = useProfile();
   const privateOn = data?.is_global_privacy_mode_enabled ?? false;

@@ -50,7 +50,7 @@ async function signOutThroughTheMenu() {
   await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
 }
 
-describe('signing out (spec §4 "Push state")', () => {
+describe('signing out (docs/product.md §4 "Push state")', () => {
   it("stops this browser's pushes first, then ends the session", async () => {
     vi.mocked(disableWebPush).mockResolvedValue();
     await signOutThroughTheMenu();

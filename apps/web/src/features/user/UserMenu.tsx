@@ -38,7 +38,7 @@ export function UserMenu() {
       try {
         await disablePushForSignOut();
       } catch (error) {
-        // Spec §4 "Push state": pushes must stop with the session, so sign-out waits until they can.
+        // docs/product.md §4 "Push state": pushes must stop with the session, so sign-out waits until they can.
         console.warn('disabling push at sign-out failed', error);
         notify.error(t('toasts.updateNotificationSettings'));
         return;

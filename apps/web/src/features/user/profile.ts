@@ -15,7 +15,7 @@ function browserTimeZone(): string | undefined {
   }
 }
 
-/** The profile payload of POST /api/users (spec §4 sign-up: phone and time zone). */
+/** The profile payload of POST /api/users (docs/product.md §4 sign-up: phone and time zone). */
 export function newProfileBody(phone?: string | null) {
   const language = i18n.language;
   return {
@@ -37,7 +37,7 @@ export async function fetchOrCreateProfile(): Promise<UserProfile> {
   }
 }
 
-/** The signed-in user's profile; loads only for a signed-in, verified user (spec §4). */
+/** The signed-in user's profile; loads only for a signed-in, verified user (docs/product.md §4). */
 export function useProfile() {
   const { status, isVerified } = useSession();
   return useQuery({
@@ -47,7 +47,7 @@ export function useProfile() {
   });
 }
 
-/** "Signed in as": first name, else the account email, else loading, error or anonymous (spec §2). */
+/** "Signed in as": first name, else the account email, else loading, error or anonymous (docs/product.md §2). */
 export function signedInName(input: {
   firstName?: string | null;
   email?: string | null;

@@ -23,7 +23,7 @@ interface BannerRegistry {
 
 const BannerContext = createContext<BannerRegistry | null>(null);
 
-/** Banners register themselves; the layout counts them to push content down (spec §4 "Banners"). */
+/** Banners register themselves; the layout counts them to push content down (docs/product.md §4 "Banners"). */
 export function BannerProvider({ children }: { children: ReactNode }) {
   const [byId, setById] = useState<ReadonlyMap<string, Banner>>(new Map());
   const register = useCallback((banner: Banner) => {

@@ -8,7 +8,7 @@ const keyByMessage = new Map<string, MessageKey>(
 );
 
 /**
- * The text to show for a failure: a §8 catalogue message in the user's language (English is the spec's
+ * The text to show for a failure: a §8 catalogue message in the user's language (English is the product's
  * exact text), the server's own message otherwise, else `fallback`.
  */
 export function errorText(t: TFunction, error: unknown, fallback: string): string {

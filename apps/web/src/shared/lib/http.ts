@@ -30,7 +30,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Spec §9: 120 s for uploads (a multipart body, or a path naming one), 60 s for everything else. */
+/** docs/product.md §9: 120 s for uploads (a multipart body, or a path naming one), 60 s for everything else. */
 export function timeoutFor(path: string, isUpload = false): number {
   if (isUpload || path.includes('/upload')) return UPLOAD_REQUEST_TIMEOUT_MS;
   if (path.includes('/memories')) return MEMORIES_REQUEST_TIMEOUT_MS;
@@ -43,7 +43,7 @@ export interface RetryPolicy {
   retryOnClientError: boolean;
 }
 
-/** Spec §8: camera and site calls try 3 times 2 s apart; camera rename and site delete stop on a 4xx. */
+/** docs/product.md §8: camera and site calls try 3 times 2 s apart; camera rename and site delete stop on a 4xx. */
 export function retryPolicyFor(method: string, path: string): RetryPolicy {
   const isCameraOrSite = /\/(cameras?|sites)(\/|$|-)|camera-/.test(path);
   if (!isCameraOrSite) return { attempts: 1, delayMs: 0, retryOnClientError: false };

@@ -49,7 +49,7 @@ const BUNDLED: Record<string, Record<string, Loader>> = {
   },
 };
 
-/** Bundled languages from their chunks; any other language from `/locales/{lng}/{ns}.json` (spec §7 "Other"). */
+/** Bundled languages from their chunks; any other language from `/locales/{lng}/{ns}.json` (docs/product.md §7 "Other"). */
 export const localeBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,

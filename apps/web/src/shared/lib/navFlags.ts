@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Set by the cameras area when a camera has something new: the cameras entry pulses (spec §2). */
+/** Set by the cameras area when a camera has something new: the cameras entry pulses (docs/product.md §2). */
 let camerasHighlighted = false;
 const listeners = new Set<() => void>();
 

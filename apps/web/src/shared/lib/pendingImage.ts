@@ -1,5 +1,5 @@
 /**
- * The image a "save this image" deep link left waiting (spec §2: custom scheme `saveImage?imageUrl=…`), kept
+ * The image a "save this image" deep link left waiting (docs/product.md §2: custom scheme `saveImage?imageUrl=…`), kept
  * for the session. The chat sends it with a message; memories offers "add to a memory". Either clears it.
  */
 const KEY = 'homesitter.pendingImageUrl';

@@ -64,7 +64,7 @@ function client() {
 
 const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true));
 
-describe('the realtime connection of the signed-in session (spec §4)', () => {
+describe('the realtime connection of the signed-in session (docs/product.md §4)', () => {
   beforeEach(() => {
     hub.state.calls = [];
     hub.state.stopping = hub.state.deferred();

@@ -13,7 +13,7 @@ import { api } from './api';
 import { serverUrl } from './apiOrigin';
 import { ApiError } from './http';
 
-/** Spec §4 "Realtime connection". */
+/** docs/product.md §4 "Realtime connection". */
 export type RealtimeState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'disconnecting';
 
 export interface RealtimeSnapshot {
@@ -170,7 +170,7 @@ export function createRealtimeClient(options: { negotiate: () => Promise<string>
 }
 export type RealtimeClient = ReturnType<typeof createRealtimeClient>;
 
-/** The hub token: negotiate with the ID token (spec §7); §8 texts for each way it can fail. */
+/** The hub token: negotiate with the ID token (docs/product.md §7); §8 texts for each way it can fail. */
 async function negotiate(): Promise<string> {
   try {
     return (await api.call('realtimeNegotiate')).accessToken;

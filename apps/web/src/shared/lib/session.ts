@@ -161,7 +161,7 @@ export function createSessionStore(options: SessionStoreOptions) {
         listeners.delete(listener);
       };
     },
-    /** `loggedIn` / `loggedOut` (spec §4), emitted when the state changes. */
+    /** `loggedIn` / `loggedOut` (docs/product.md §4), emitted when the state changes. */
     on(listener: (event: SessionEvent) => void) {
       eventListeners.add(listener);
       return () => {
@@ -179,7 +179,7 @@ export function createSessionStore(options: SessionStoreOptions) {
     /** A new ID token now (e.g. after the email was verified, to pick up `email_verified`). */
     refresh,
     isVerified(user: AuthUser | null = state.user) {
-      // Spec §6: a listed test account counts as verified; the server says which (verificationExempt).
+      // docs/product.md §6: a listed test account counts as verified; the server says which (verificationExempt).
       return !!user && (user.emailVerified || user.verificationExempt === true);
     },
     /** Revokes the refresh token on the server (best effort) and ends the session here. */

@@ -1,7 +1,7 @@
 import type { VideoAttachment } from '@homesitter/contract';
 
 /**
- * Thumbnails of the clips seen so far, by activity (spec §2: the video-thumbnail cache is shared by every
+ * Thumbnails of the clips seen so far, by activity (docs/product.md §2: the video-thumbnail cache is shared by every
  * signed-in screen): a later message about the same activity shows its poster at once.
  */
 const thumbnails = new Map<string, string>();

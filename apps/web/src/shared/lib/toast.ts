@@ -2,7 +2,7 @@ import { TIP_TOAST_DURATION_MS, TOAST_DEDUPE_MS, TOAST_DURATION_MS } from '@home
 
 const lastShown = new Map<string, number>();
 
-/** Spec §8: a toast with the same text as one shown in the last 3 s is dropped. */
+/** docs/product.md §8: a toast with the same text as one shown in the last 3 s is dropped. */
 export function shouldShowToast(text: string, now = Date.now()): boolean {
   const last = lastShown.get(text);
   if (last !== undefined && now - last < TOAST_DEDUPE_MS) return false;

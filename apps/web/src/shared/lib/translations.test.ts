@@ -72,7 +72,7 @@ describe('translations', () => {
     expect(missing).toEqual([]);
   });
 
-  it('English error texts are the spec §8 messages word for word, and German has them all', () => {
+  it('English error texts are the docs/product.md §8 messages word for word, and German has them all', () => {
     expect(en.errors).toEqual(MESSAGES);
     expect(Object.keys(de.errors).sort()).toEqual(Object.keys(MESSAGES).sort());
   });
@@ -125,7 +125,7 @@ describe('chat and highlights namespaces', () => {
     expect(missing).toEqual([]);
   });
 
-  it('uses the spec §8 texts word for word in English', () => {
+  it('uses the docs/product.md §8 texts word for word in English', () => {
     expect(enChat.message.failed).toBe(MESSAGES.sendMessageFailed);
     expect(enChat.older.failed).toBe(MESSAGES.loadOlderMessagesFailed);
     expect(enChat.connection.refresh).toBe(MESSAGES.refreshPageToReconnect);

@@ -5,7 +5,7 @@ import { useSession } from './useSession';
 
 /**
  * Opens the realtime connection for the signed-in, verified session and closes it on sign-out. Called once, by
- * the signed-in layout: screens coming and going never open or close it (spec §1, §4).
+ * the signed-in layout: screens coming and going never open or close it (docs/product.md §1, §4).
  */
 export function useRealtimeSession() {
   const { status, isVerified } = useSession();
@@ -13,7 +13,7 @@ export function useRealtimeSession() {
   useEffect(() => (enabled ? realtime.acquire() : undefined), [enabled]);
 }
 
-/** The state of the session's realtime connection (spec §4), for any screen that shows it. */
+/** The state of the session's realtime connection (docs/product.md §4), for any screen that shows it. */
 export function useRealtimeConnection() {
   return useSyncExternalStore(realtime.subscribe, realtime.getSnapshot, realtime.getSnapshot);
 }

@@ -95,7 +95,7 @@ export async function registerWebPush(): Promise<PushSubscription> {
 }
 
 /**
- * At sign-out (spec §4 "Push state"): the server stops pushing to this browser, then the browser drops the
+ * At sign-out (docs/product.md §4 "Push state"): the server stops pushing to this browser, then the browser drops the
  * subscription. Throws when the server could not be told, so sign-out can stop and say so; a token the
  * server does not know (4xx) has nothing to disable.
  */

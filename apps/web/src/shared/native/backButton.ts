@@ -7,7 +7,7 @@ export interface BackButtonPlugin {
 }
 
 /**
- * Android's hardware back button (spec §2): back through the app's history when there is any, otherwise
+ * Android's hardware back button (docs/product.md §2): back through the app's history when there is any, otherwise
  * leave the app. Returns the listener's handle.
  */
 export function startBackButton(

@@ -34,7 +34,7 @@ export function saveImageUrl(link: string): { imageUrl: string | null } | null {
 }
 
 /**
- * Spec §2 deep link: `saveImage?imageUrl=…` keeps the image as the pending one and opens the chat in place
+ * docs/product.md §2 deep link: `saveImage?imageUrl=…` keeps the image as the pending one and opens the chat in place
  * of the current screen about 100 ms later; without an image URL a warning is logged; other links are
  * ignored. Returns whether the link was ours.
  */

@@ -40,7 +40,7 @@ describe('the native front door', () => {
     expect(disableWebPush).not.toHaveBeenCalled();
   });
 
-  it('sends the spec §7 bodies for register and verify, reading isValid', async () => {
+  it('sends the docs/product.md §7 bodies for register and verify, reading isValid', async () => {
     call.mockResolvedValue({ success: true, data: { isValid: true } } as never);
     await pushTokenApi.register('t', 'android', false);
     expect(call).toHaveBeenCalledWith('registerPushToken', {

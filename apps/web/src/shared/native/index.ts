@@ -36,7 +36,7 @@ export function nativePlatform(): NativePlatform | null {
   return platform === 'web' ? null : platform;
 }
 
-/** The push-token calls of spec §7. */
+/** The push-token calls of docs/product.md §7. */
 export const pushTokenApi: PushTokenApi = {
   register: (token, platform, isSandbox) =>
     api.call('registerPushToken', { body: { token, platform, is_sandbox: isSandbox } }),
@@ -85,7 +85,7 @@ export function startNativeShell(navigate: Navigate): Promise<void> {
 }
 
 /**
- * Sign-out's first step (spec §4 "Push state"): the server stops pushing to this device (native token, or
+ * Sign-out's first step (docs/product.md §4 "Push state"): the server stops pushing to this device (native token, or
  * the browser's Web Push subscription). Throws when that fails; sign-out then stops with the
  * `updateNotificationSettings` toast.
  */
@@ -106,13 +106,13 @@ export async function openNativePlayer(video: {
   return playNative(p.videoPlayer, video);
 }
 
-/** Spec §6 (mobile only): a clip to the share sheet. Throws `VideoDownloadError`. */
+/** docs/product.md §6 (mobile only): a clip to the share sheet. Throws `VideoDownloadError`. */
 export async function shareNativeVideo(url: string, title?: string): Promise<void> {
   const p = await loadPlugins();
   await shareVideo(p, url, title);
 }
 
-/** Spec §6 (mobile only): a clip into the gallery. Throws `VideoDownloadError`. */
+/** docs/product.md §6 (mobile only): a clip into the gallery. Throws `VideoDownloadError`. */
 export async function saveNativeVideo(url: string): Promise<void> {
   const platform = nativePlatform();
   if (!platform) throw new Error('saving to the gallery needs the mobile app');

@@ -24,7 +24,7 @@ export function opensKeyboard(target: EventTarget | null): target is HTMLElement
 }
 
 /**
- * How far to scroll so a focused field stays in sight above Android's keyboard (spec §9: the keyboard takes
+ * How far to scroll so a focused field stays in sight above Android's keyboard (docs/product.md §9: the keyboard takes
  * the lower part of the screen; the field is kept within the part of the viewport above the bottom 40 %):
  * the distance its bottom edge lies below that line, else 0.
  */
@@ -57,7 +57,7 @@ function browserEnv(): KeyboardScrollEnv {
 }
 
 /**
- * Android keyboard handling (spec §2): 300 ms after a field gets focus (the keyboard is up by then) the page
+ * Android keyboard handling (docs/product.md §2): 300 ms after a field gets focus (the keyboard is up by then) the page
  * scrolls so the field is not under the keyboard; 100 ms after it loses focus the page goes back to where
  * it was. Returns the cleanup.
  */

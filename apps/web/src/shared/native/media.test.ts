@@ -70,7 +70,7 @@ describe('video sharing and saving (mobile only)', () => {
     expect(ios.spies.saveVideo).toHaveBeenCalledWith({ path: expect.stringMatching(/^file:\/\//) as string });
   });
 
-  it('reports the spec §8 download failures: timeout, access denied, not found, gallery permission denied', async () => {
+  it('reports the docs/product.md §8 download failures: timeout, access denied, not found, gallery permission denied', async () => {
     expect(
       await failure(
         downloadVideo(

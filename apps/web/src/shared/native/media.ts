@@ -1,7 +1,7 @@
 import { serverBase } from '../lib/apiOrigin';
 import type { NativePlatform } from './types';
 
-/** Spec §8 video download failures, as the keys of their translated toasts (`video.errors.*`). */
+/** docs/product.md §8 video download failures, as the keys of their translated toasts (`video.errors.*`). */
 export type VideoDownloadFailure =
   'timeout' | 'accessDenied' | 'notFound' | 'galleryPermissionDenied' | 'failed';
 
@@ -98,7 +98,7 @@ export async function downloadVideo(
   }
 }
 
-/** Spec §6: sharing a clip is for the mobile app: downloaded, then handed to the system's share sheet. */
+/** docs/product.md §6: sharing a clip is for the mobile app: downloaded, then handed to the system's share sheet. */
 export async function shareVideo(plugins: VideoFilePlugins, url: string, title?: string): Promise<void> {
   const file = await downloadVideo(plugins.filesystem, url);
   try {

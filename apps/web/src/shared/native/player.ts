@@ -4,7 +4,7 @@ import { serverBase } from '../lib/apiOrigin';
 export type PlayerKind = 'native' | 'web';
 
 /**
- * Spec §1: the native apps play camera streams in a native player. It takes HLS (and plain files), so the
+ * docs/product.md §1: the native apps play camera streams in a native player. It takes HLS (and plain files), so the
  * native player is chosen inside the app whenever there is something it can play; the browser keeps the
  * web players (MSE, hls.js, the video element).
  */

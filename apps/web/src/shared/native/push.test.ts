@@ -90,7 +90,7 @@ describe('native push', () => {
     expect(s.plugin.requestPermissions).not.toHaveBeenCalled();
   });
 
-  it('treats a failed verification as an invalid token (spec §7) and registers it', async () => {
+  it('treats a failed verification as an invalid token (docs/product.md §7) and registers it', async () => {
     const s = setup({ valid: new Error('offline') });
     await s.push.refreshAndVerify();
     expect(s.api.register).toHaveBeenCalledWith('fcm-token-1', 'android', false);

@@ -31,7 +31,7 @@ export interface PushPlugin {
   ): Promise<ListenerHandle>;
 }
 
-/** The three push-token calls of spec §7 (`api.call('registerPushToken' | 'verifyPushToken' | 'disablePushToken')`). */
+/** The three push-token calls of docs/product.md §7 (`api.call('registerPushToken' | 'verifyPushToken' | 'disablePushToken')`). */
 export interface PushTokenApi {
   register(token: string, platform: NativePlatform, isSandbox: boolean): Promise<unknown>;
   /** `isValid` of POST /api/users/verify-push-token. */
@@ -101,9 +101,9 @@ export interface NativePushOptions {
 }
 
 /**
- * Native push (spec §4 "Push state"): permission, registration with APNs/FCM, the token sent to the server,
+ * Native push (docs/product.md §4 "Push state"): permission, registration with APNs/FCM, the token sent to the server,
  * verified 1.5 s after every sign-in, taps routed to the chat and foreground pushes shown as toasts.
- * Failures are only logged (spec §8).
+ * Failures are only logged (docs/product.md §8).
  */
 export function createNativePush(options: NativePushOptions) {
   const { plugin, api, platform, storage } = options;
@@ -149,7 +149,7 @@ export function createNativePush(options: NativePushOptions) {
     return token;
   }
 
-  /** Spec §4: on login the token is refreshed, then verified; one the server does not know is registered. */
+  /** docs/product.md §4: on login the token is refreshed, then verified; one the server does not know is registered. */
   async function refreshAndVerify(): Promise<void> {
     const token = await obtainToken();
     if (!token || !options.isSignedIn()) return;
@@ -180,7 +180,7 @@ export function createNativePush(options: NativePushOptions) {
         }),
       );
     },
-    /** `loggedIn`: refresh and verify the token after the spec's 1.5 s. */
+    /** `loggedIn`: refresh and verify the token after the product's 1.5 s. */
     onLoggedIn(delayMs: number = PUSH_VERIFY_AFTER_LOGIN_MS) {
       cancel(verifyTimer);
       verifyTimer = schedule(() => {
@@ -203,7 +203,7 @@ export function createNativePush(options: NativePushOptions) {
 export type NativePush = ReturnType<typeof createNativePush>;
 
 /**
- * At sign-out (spec §4): the server stops pushing to this device before the session ends. Throws when it
+ * At sign-out (docs/product.md §4): the server stops pushing to this device before the session ends. Throws when it
  * could not be told, so sign-out stops and says so; a token the server does not know (4xx) has nothing
  * to disable.
  */

@@ -16,7 +16,7 @@ export interface AppStatePlugin {
 }
 
 /**
- * Status bar and safe areas on the phone (spec §2): the page draws under a light-on-dark status bar, and
+ * Status bar and safe areas on the phone (docs/product.md §2): the page draws under a light-on-dark status bar, and
  * `shared/lib/safeArea.ts` offsets it (Android 48 px, iOS the safe-area top or 44 px) and measures again
  * on orientation change, resize and the recalc event, which is sent here once the bar is set up and
  * whenever the app comes back to the foreground.

@@ -66,7 +66,7 @@ export function NativeStreamButton({
   );
 }
 
-/** Spec §6: share a clip or save it to the gallery, in the mobile apps only; §8 download failures as toasts. */
+/** docs/product.md §6: share a clip or save it to the gallery, in the mobile apps only; §8 download failures as toasts. */
 export function NativeVideoActions({ url, title }: { url: string; title?: string | undefined }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<'share' | 'save' | null>(null);

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { APP_STORE_URL, PLAY_STORE_URL } from '../lib/links';
 import { isNativeApp } from '../lib/native';
 
-/** iOS and Android store links for web visitors; the native apps never show them (spec §1). */
+/** iOS and Android store links for web visitors; the native apps never show them (docs/product.md §1). */
 export function StoreLinks({ className }: { className?: string }) {
   const { t } = useTranslation();
   if (isNativeApp()) return null;

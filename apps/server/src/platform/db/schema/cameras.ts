@@ -7,7 +7,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
- * Cameras (spec §3). The name is unique per user, ignoring case; other tables refer to a camera by its id,
+ * Cameras (docs/product.md §3). The name is unique per user, ignoring case; other tables refer to a camera by its id,
  * so a rename carries its activities along. `credentials` is the camera's own login, AES-256-GCM encrypted.
  * Stream cameras (RTSP/ONVIF) also keep how to reach them (`connection`, as the owner typed it) and what
  * configuration learnt (`stream_config`: stream addresses with their login), both encrypted the same way.

@@ -3,7 +3,7 @@ import type { ReplyToMessage, VideoAttachment } from '@homesitter/contract';
 import { users } from './users.js';
 
 /**
- * Chat messages (spec §3 "Chat message"), the user's and the home sitter's. History is read newest first
+ * Chat messages (docs/product.md §3 "Chat message"), the user's and the home sitter's. History is read newest first
  * by (user_id, sent_at, seq); `seq` breaks ties between messages of the same instant.
  */
 export const chatMessages = pgTable(

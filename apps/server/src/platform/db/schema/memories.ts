@@ -7,7 +7,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
- * Memories (spec §3): people, vehicles, animals and other notes the home sitter knows. One table, the
+ * Memories (docs/product.md §3): people, vehicles, animals and other notes the home sitter knows. One table, the
  * category's own fields nullable; `expires_at` set makes a short-term memory (hidden once it passes, then
  * purged), null a long-term one.
  */

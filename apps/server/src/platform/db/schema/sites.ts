@@ -4,7 +4,7 @@ import { users } from './users.js';
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-/** Properties (spec §3 "Site"). Removal is soft: `removed_at` hides the site. */
+/** Properties (docs/product.md §3 "Site"). Removal is soft: `removed_at` hides the site. */
 export const sites = pgTable(
   'sites',
   {

@@ -3,7 +3,7 @@ import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-/** The product's user profile (spec §3). `authSubject` is the token's `sub` (firebase_user_id). */
+/** The product's user profile (docs/product.md §3). `authSubject` is the token's `sub` (firebase_user_id). */
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   authSubject: text('auth_subject').notNull().unique(),
@@ -20,7 +20,7 @@ export const users = pgTable('users', {
   notificationsStatus: text('notifications_status', { enum: ['ALL_ENABLED', 'ALL_DISABLED'] })
     .notNull()
     .default('ALL_ENABLED'),
-  /** Null until the user sets it; then derived from notifications_status (spec §3). */
+  /** Null until the user sets it; then derived from notifications_status (docs/product.md §3). */
   notificationPreferences: jsonb('notification_preferences').$type<{
     push_enabled: boolean;
     sms_mms_enabled: boolean;

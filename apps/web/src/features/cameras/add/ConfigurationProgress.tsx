@@ -71,7 +71,7 @@ function ConfiguringNotice() {
 }
 
 /**
- * A stream camera's configuration as it happens (spec §4: pending → configuring → configured | failed, about
+ * A stream camera's configuration as it happens (docs/product.md §4: pending → configuring → configured | failed, about
  * 30 s): progress, then the first picture and a way to the camera, or the reason it failed with "Try again"
  * and, where the caller offers it, "Edit".
  */

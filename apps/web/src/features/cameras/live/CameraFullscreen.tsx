@@ -8,7 +8,7 @@ import { CameraLiveView } from './CameraLiveView';
 import { enterFullscreen, exitFullscreen, useFullscreen } from './useFullscreen';
 
 /**
- * Spec §2 `/cameras/:name/fullscreen`: the picture fills the screen. It asks the browser for real
+ * docs/product.md §2 `/cameras/:name/fullscreen`: the picture fills the screen. It asks the browser for real
  * fullscreen (refused without a recent tap: the page then still covers the window); leaving it, by the
  * button, Esc or the browser's own way out, goes back to the camera view.
  */

@@ -27,7 +27,7 @@ type LiveCamera = Pick<
 >;
 
 /**
- * What the camera shows live (spec §2 detail Live tab, view, fullscreen, preview): a stream camera's live
+ * What the camera shows live (docs/product.md §2 detail Live tab, view, fullscreen, preview): a stream camera's live
  * picture once it is configured (its configuration until then), an upload camera's latest snapshot. Inside
  * the iOS/Android apps the live stream opens in the phone's own player (HLS).
  */

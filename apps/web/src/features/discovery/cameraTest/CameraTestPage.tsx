@@ -96,7 +96,7 @@ function TestForm({
 }
 
 /**
- * Spec §2 camera-test (public): does my camera work with Homesitter? The helper on this computer finds and
+ * docs/product.md §2 camera-test (public): does my camera work with Homesitter? The helper on this computer finds and
  * tries the camera; nothing about it is sent to the server (no sign-in, no server call but the page itself
  * and, when the helper is missing, the public list of helper downloads).
  */

@@ -50,7 +50,7 @@ function StatusChip({ status }: { status: JobView }) {
 }
 
 /**
- * One camera being set up by the helper (spec §4: pending → configuring → configured | failed, with retry).
+ * One camera being set up by the helper (docs/product.md §4: pending → configuring → configured | failed, with retry).
  * A refused login is fixed right here; a name the server refused gets a new one; anything else: Try again.
  */
 export function JobRow({
