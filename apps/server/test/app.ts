@@ -120,7 +120,14 @@ export function uniqueEmail(prefix = 'user'): string {
 /** Signs up through the API; with `verify`, follows the mailed link and refreshes to a verified token. */
 export async function signUp(
   t: TestApp,
-  options: { email?: string; password?: string; verify?: boolean; profile?: boolean } = {},
+  options: {
+    email?: string;
+    password?: string;
+    verify?: boolean;
+    profile?: boolean;
+    /** The profile's time zone (default Europe/Berlin). */
+    timezone?: string;
+  } = {},
 ): Promise<TestUser> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'correct horse battery';
@@ -151,9 +158,21 @@ export async function signUp(
       method: 'POST',
       url: '/api/users',
       headers: user.auth,
-      payload: { timezone: 'Europe/Berlin', phone_number: '(555) 123-4567' },
+      payload: { timezone: options.timezone ?? 'Europe/Berlin', phone_number: '(555) 123-4567' },
     });
     if (created.statusCode !== 201) throw new Error(`profile failed: ${created.statusCode} ${created.body}`);
   }
   return user;
+}
+
+/**
+ * A time zone where it is early afternoon now (a whole-hour offset, `Etc/GMT∓N`), for tests whose events lie
+ * minutes or hours before now and whose answers speak of "today": in a fixed zone such a test would see its
+ * events fall on yesterday whenever it runs shortly after that zone's midnight.
+ */
+export function afternoonTimeZone(now = new Date()): string {
+  const offset = 14 - now.getUTCHours(); // -9 … +14, all real offsets
+  if (offset === 0) return 'Etc/GMT';
+  // The Etc zones' signs are POSIX-style: Etc/GMT-3 is three hours ahead of UTC.
+  return `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }

@@ -24,9 +24,16 @@ export interface World {
 const call = (t: TestApp, who: TestUser, method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
 
-/** A signed-up user (Europe/Berlin) with cameras in properties; the key '' holds cameras without one. */
-export async function userWithCameras(t: TestApp, layout: Record<string, string[]>): Promise<World> {
-  const user = await signUp(t);
+/**
+ * A signed-up user (in `timezone`, default Europe/Berlin) with cameras in properties; the key '' holds cameras
+ * without one.
+ */
+export async function userWithCameras(
+  t: TestApp,
+  layout: Record<string, string[]>,
+  timezone?: string,
+): Promise<World> {
+  const user = await signUp(t, timezone ? { timezone } : {});
   const userId = (await call(t, user, 'GET', '/api/users/profile')).json<{ data: { user_uuid: string } }>()
     .data.user_uuid;
   const sites: Record<string, string> = {};

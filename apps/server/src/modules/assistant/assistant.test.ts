@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { afternoonTimeZone, createTestApp, type TestApp } from '../../../test/app.js';
 import { recordCalls } from '../../../test/calls.js';
 import { describeActivity } from '../language/language.module.js';
 import {
@@ -34,6 +34,9 @@ function recordRealtime() {
 }
 const pushes = () => vi.spyOn(t.modules.notifications, 'notify');
 
+/** The households' zone: early afternoon now, so events minutes or hours ago are today whenever this runs. */
+const TIME_ZONE = afternoonTimeZone();
+
 const sentence = (
   at: Date,
   cameraName: string,
@@ -44,7 +47,7 @@ const sentence = (
     {
       cameraName,
       occurredAt: at,
-      timezone: 'Europe/Berlin',
+      timezone: TIME_ZONE,
       mediaKind: 'image',
       objects,
       recognised: names.map((name) => ({ category: 'people', name })),
@@ -62,7 +65,7 @@ describe('chat answers', () => {
   let carVisit: string;
 
   beforeAll(async () => {
-    home = await userWithCameras(t, { '': ['Front Door', 'Driveway'] });
+    home = await userWithCameras(t, { '': ['Front Door', 'Driveway'] }, TIME_ZONE);
     const rose = await t.app.inject({
       method: 'POST',
       url: '/api/users/memories/people',
@@ -191,7 +194,7 @@ describe('chat answers', () => {
   });
 
   it("never finds another user's activities", async () => {
-    const other = await userWithCameras(t, { '': ['Front Door'] });
+    const other = await userWithCameras(t, { '': ['Front Door'] }, TIME_ZONE);
     const answer = await ask(t, other.user, 'Did anyone come to the front door in the last 3 hours?');
     expect(answer.text).toBe("I didn't see anyone at the Front Door in the last 3 hours.");
     expect(answer.source_activity_uuid_list).toEqual([]);
@@ -233,7 +236,7 @@ describe('property scoping', () => {
   let beachVisit: string;
 
   beforeAll(async () => {
-    world = await userWithCameras(t, { Home: ['Front Door'], 'Beach House': ['Deck'] });
+    world = await userWithCameras(t, { Home: ['Front Door'], 'Beach House': ['Deck'] }, TIME_ZONE);
     homeVisit = await insertActivity(t, world, world.cameras['Front Door']!, {
       at: minutesAgo(40),
       objects: [person()],
@@ -274,7 +277,7 @@ describe('amnesia mode', () => {
   let world: World;
 
   beforeAll(async () => {
-    world = await userWithCameras(t, { '': ['Driveway'] });
+    world = await userWithCameras(t, { '': ['Driveway'] }, TIME_ZONE);
     await insertActivity(t, world, world.cameras.Driveway!, { at: minutesAgo(30), objects: [car()] });
     const res = await t.app.inject({
       method: 'POST',
@@ -310,7 +313,11 @@ describe('understanding before answering (the intent step, end to end)', () => {
   let tomVisit: string;
 
   beforeAll(async () => {
-    world = await userWithCameras(t, { Home: ['Front Door', 'Driveway'], Cabin: ['Porch', 'Shed'] });
+    world = await userWithCameras(
+      t,
+      { Home: ['Front Door', 'Driveway'], Cabin: ['Porch', 'Shed'] },
+      TIME_ZONE,
+    );
     doorVisit = await insertActivity(t, world, world.cameras['Front Door']!, {
       at: minutesAgo(50),
       objects: [person()],
