@@ -127,22 +127,27 @@ export function createIngestService(deps: IngestServiceDeps) {
       .catch((e: unknown) => log.error({ err: e }, 'could not count a refused upload'));
   }
 
-  /** Copies the stream to a spool file, refusing it as soon as it passes the size limit. */
-  async function spool(stream: Readable): Promise<string> {
+  /**
+   * Copies the stream to a spool file, refusing it as soon as it passes the size limit, and hashes it on the
+   * way (the hash tells a file sent again; reading the file back for it would cost a second pass).
+   */
+  async function spool(stream: Readable): Promise<{ path: string; sha256: string }> {
     spoolReady ??= mkdir(spoolDir, { recursive: true });
     await spoolReady;
     const path = join(spoolDir, `${randomUUID()}.part`);
     let size = 0;
+    const hash = createHash('sha256');
     const limit = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         size += chunk.length;
-        if (size > maxBytes) cb(new UploadRefusedError('too_large', maxBytes));
-        else cb(null, chunk);
+        if (size > maxBytes) return cb(new UploadRefusedError('too_large', maxBytes));
+        hash.update(chunk);
+        cb(null, chunk);
       },
     });
     try {
       await pipeline(stream, limit, createWriteStream(path, { mode: 0o600 }));
-      return path;
+      return { path, sha256: hash.digest('hex') };
     } catch (err) {
       await rm(path, { force: true });
       throw err;
@@ -239,8 +244,10 @@ export function createIngestService(deps: IngestServiceDeps) {
     async prepare(input: UploadInput): Promise<PreparedUpload> {
       const spooled = typeof input.file !== 'string';
       let path: string;
+      let spooledSha256: string | undefined;
       try {
-        path = typeof input.file === 'string' ? input.file : await spool(input.file);
+        if (typeof input.file === 'string') path = input.file;
+        else ({ path, sha256: spooledSha256 } = await spool(input.file));
       } catch (err) {
         if (err instanceof UploadRefusedError) await recordRefusal(input, err);
         throw err;
@@ -251,7 +258,7 @@ export function createIngestService(deps: IngestServiceDeps) {
         const sniffed = await sniffFile(path);
         if (!sniffed.ok) throw new UploadRefusedError(sniffed.reason, maxBytes);
         const id = randomUUID();
-        const contentSha256 = await sha256Of(path);
+        const contentSha256 = spooledSha256 ?? (await sha256Of(path));
         return {
           path,
           spooled,
