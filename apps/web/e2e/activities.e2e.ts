@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   apiCall,
@@ -13,6 +13,7 @@ import {
   MOBILE,
   openPage,
   seriousViolations,
+  signedInContext,
   verifiedUserViaApi,
   type ApiSession,
 } from './browser';
@@ -76,21 +77,6 @@ const call = <T>(method: string, url: string, session: Session | null, body?: un
 
 const verifiedUser = () => verifiedUserViaApi(baseUrl, dataDir, 'past');
 
-async function signedInContext(session: Session, options: object): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  const stored = {
-    idToken: session.idToken,
-    refreshToken: session.refreshToken,
-    expiresAt: Date.now() + session.expiresIn * 1000,
-    user: session.user,
-  };
-  await context.addInitScript((value) => {
-    if (!window.localStorage.getItem('homesitter.session'))
-      window.localStorage.setItem('homesitter.session', value);
-  }, JSON.stringify(stored));
-  return context;
-}
-
 /** What a camera does: POST its files to the HTTP ingest with the user's camera upload login. */
 async function cameraUpload(session: Session, files: { name: string; type: string; bytes: Buffer }[]) {
   const { data: login } = await call<{ data: { username: string; password: string } }>(
@@ -125,7 +111,7 @@ describe("a camera's past events", () => {
   it('shows a new event as it arrives, with its time in the user’s time zone, and plays its clip', async () => {
     session = await verifiedUser();
     await call('POST', '/api/users/cameras', session, { name: CAMERA });
-    const context = await signedInContext(session, DESKTOP);
+    const context = await signedInContext(browser, session, DESKTOP);
     const { page, errors } = await openPage(context);
     await openPast(page);
     await page.getByText('Past events appear here once the camera uploads clips or snapshots.').waitFor();
@@ -188,7 +174,7 @@ describe("a camera's past events", () => {
       `/api/users/activities?camera_name=${CAMERA}`,
       session,
     );
-    const context = await signedInContext(session, MOBILE);
+    const context = await signedInContext(browser, session, MOBILE);
     const { page } = await openPage(context);
     await page.goto(`${baseUrl}/chat?activity=${data[0]!.activity_uuid}`);
     const viewer = page.getByRole('dialog', { name: new RegExp(`^${CAMERA}`) });
@@ -206,7 +192,7 @@ describe("a camera's past events", () => {
   });
 
   it('deletes the history from the camera settings after a confirmation (mobile layout)', async () => {
-    const context = await signedInContext(session, MOBILE);
+    const context = await signedInContext(browser, session, MOBILE);
     const { page, errors } = await openPage(context);
     await openPast(page);
     await items(page).first().waitFor();

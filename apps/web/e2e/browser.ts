@@ -73,6 +73,26 @@ export interface ApiSession {
 }
 
 /** One JSON call of the API; throws with the status and body on anything but 2xx. */
+/** A browser context already signed in as `session` (the app's stored session), so a test starts on its page. */
+export async function signedInContext(
+  browser: Browser,
+  session: ApiSession,
+  options: object = DESKTOP,
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const stored = {
+    idToken: session.idToken,
+    refreshToken: session.refreshToken,
+    expiresAt: Date.now() + session.expiresIn * 1000,
+    user: session.user,
+  };
+  await context.addInitScript((value) => {
+    if (!window.localStorage.getItem('homesitter.session'))
+      window.localStorage.setItem('homesitter.session', value);
+  }, JSON.stringify(stored));
+  return context;
+}
+
 export async function apiCall<T>(
   baseUrl: string,
   method: string,

@@ -1,6 +1,14 @@
-import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, MOBILE, openPage, verifiedUserViaApi, type ApiSession } from './browser';
+import {
+  DESKTOP,
+  launch,
+  MOBILE,
+  openPage,
+  signedInContext,
+  verifiedUserViaApi,
+  type ApiSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -13,22 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** A browser context already signed in as `session` (the app's stored session). */
-async function signedInContext(session: ApiSession, options: object): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  const stored = {
-    idToken: session.idToken,
-    refreshToken: session.refreshToken,
-    expiresAt: Date.now() + session.expiresIn * 1000,
-    user: session.user,
-  };
-  await context.addInitScript((value) => {
-    if (!window.localStorage.getItem('homesitter.session'))
-      window.localStorage.setItem('homesitter.session', value);
-  }, JSON.stringify(stored));
-  return context;
-}
 
 /** The home sitter says something in the user's chat (as an alert does), published live by the server. */
 async function agentMessage(session: ApiSession, text: string) {
@@ -52,7 +44,7 @@ describe('the chat over the signed-in session', () => {
   it('keeps every message and stays Live after Chat → Highlights → Chat while alerts arrive', async () => {
     const session = await verifiedUserViaApi(baseUrl, dataDir, 'roundtrip');
     await agentMessage(session, 'Good morning, all quiet at home.');
-    const context = await signedInContext(session, DESKTOP);
+    const context = await signedInContext(browser, session, DESKTOP);
     const { page, errors } = await openPage(context);
     await page.goto(`${baseUrl}/chat`);
     await messages(page).filter({ hasText: 'Good morning, all quiet at home.' }).waitFor();
@@ -86,7 +78,7 @@ describe('the chat over the signed-in session', () => {
   it('fetches what was sent while the connection was lost, once it is back', async () => {
     const session = await verifiedUserViaApi(baseUrl, dataDir, 'reconnect');
     await agentMessage(session, 'Before the connection dropped.');
-    const context = await signedInContext(session, DESKTOP);
+    const context = await signedInContext(browser, session, DESKTOP);
     const { page, errors } = await openPage(context);
     // The hub's socket passes through the test, which can drop it as a lost network would.
     const sockets: WebSocketRoute[] = [];
@@ -122,7 +114,7 @@ describe('the chat over the signed-in session', () => {
   it('scrolls a new message taller than the screen into view', async () => {
     const session = await verifiedUserViaApi(baseUrl, dataDir, 'tall');
     for (let i = 1; i <= 8; i++) await agentMessage(session, `Earlier message ${i}`);
-    const context = await signedInContext(session, MOBILE);
+    const context = await signedInContext(browser, session, MOBILE);
     const { page, errors } = await openPage(context);
     await page.goto(`${baseUrl}/chat`);
     await messages(page).filter({ hasText: 'Earlier message 8' }).waitFor();
@@ -150,7 +142,7 @@ describe('the chat over the signed-in session', () => {
   it('scrolls an alert with pictures into view', async () => {
     const session = await verifiedUserViaApi(baseUrl, dataDir, 'pictures');
     for (let i = 1; i <= 8; i++) await agentMessage(session, `Earlier alert ${i}`);
-    const context = await signedInContext(session, MOBILE);
+    const context = await signedInContext(browser, session, MOBILE);
     const { page, errors } = await openPage(context);
     // An alert with pictures, as the hub delivers it: the test adds one frame to the real hub's socket.
     const sockets: WebSocketRoute[] = [];

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, mailedLink, MOBILE, openPage, uniqueEmail } from './browser';
+import { launch, mailedLink, MOBILE, openPage, signedInContext, uniqueEmail } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -42,22 +42,6 @@ async function verifiedUser(label: string): Promise<Session> {
   return session;
 }
 
-/** A browser context already signed in as `session` (the app's stored session). */
-async function signedInContext(session: Session, options = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  const stored = {
-    idToken: session.idToken,
-    refreshToken: session.refreshToken,
-    expiresAt: Date.now() + session.expiresIn * 1000,
-    user: session.user,
-  };
-  await context.addInitScript((value) => {
-    if (!window.localStorage.getItem('homesitter.session'))
-      window.localStorage.setItem('homesitter.session', value);
-  }, JSON.stringify(stored));
-  return context;
-}
-
 async function openChat(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const opened = await openPage(context);
   await opened.page.goto(`${baseUrl}/chat`);
@@ -80,7 +64,7 @@ describe('chat', () => {
 
   it('shows a sent message at once as pending, then as confirmed by the server', async () => {
     session = await verifiedUser('chat');
-    const context = await signedInContext(session);
+    const context = await signedInContext(browser, session);
     const { page, errors } = await openChat(context);
     await page.getByText('No messages yet').waitFor();
     expect(await page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
@@ -104,7 +88,7 @@ describe('chat', () => {
   });
 
   it('shows the failure of a send with a retry that works', async () => {
-    const context = await signedInContext(session);
+    const context = await signedInContext(browser, session);
     const { page, errors } = await openChat(context);
     await page.route('**/api/users/messages', (route) =>
       route.fulfill({
@@ -128,7 +112,7 @@ describe('chat', () => {
   });
 
   it("shows the home sitter's message published by the server live, without a reload", async () => {
-    const context = await signedInContext(session);
+    const context = await signedInContext(browser, session);
     const { page, errors } = await openChat(context);
     await post(
       '/api/admin/chat/agent-message',
@@ -141,7 +125,7 @@ describe('chat', () => {
   });
 
   it('answers a question, saying plainly when it saw nothing', async () => {
-    const context = await signedInContext(session);
+    const context = await signedInContext(browser, session);
     const { page, errors } = await openChat(context);
     await send(page, 'Did anyone come to the door today?');
     // "today": the parcel question above is answered "I didn't see anyone …, so no delivery" in this chat too.
@@ -151,7 +135,7 @@ describe('chat', () => {
   });
 
   it('keeps two tabs of the same user in sync', async () => {
-    const context = await signedInContext(session);
+    const context = await signedInContext(browser, session);
     const a = await openChat(context);
     const b = await openChat(context);
     await send(a.page, 'Sent from the first tab');
@@ -177,7 +161,7 @@ describe('chat', () => {
         { authorization: `Bearer ${adminToken}` },
       );
     }
-    const context = await signedInContext(user, MOBILE);
+    const context = await signedInContext(browser, user, MOBILE);
     const { page, errors } = await openChat(context);
     const oldestShown = messages(page).filter({ hasText: 'History 16' });
     await oldestShown.waitFor();
@@ -204,7 +188,7 @@ describe('chat', () => {
 
 describe('highlights', () => {
   it('shows the empty state for a day without summaries, and a date picker for earlier days', async () => {
-    const context = await signedInContext(await verifiedUser('highlights'));
+    const context = await signedInContext(browser, await verifiedUser('highlights'));
     const { page, errors } = await openPage(context);
     await page.goto(`${baseUrl}/highlights`);
     await page.getByRole('heading', { name: 'Highlights' }).waitFor();
