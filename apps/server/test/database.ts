@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -20,6 +22,7 @@ import {
   MIGRATIONS_DIR,
   type Database,
   type DatabaseOptions,
+  pgliteDirFor,
 } from '../src/platform/db/client.js';
 
 /**
@@ -79,6 +82,18 @@ function pgliteVersion(): string {
   return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/**
+ * Gives a server process the tests start (`DATA_DIR` = `dataDir`) its embedded database already migrated:
+ * on a fresh data directory the server would create the cluster (initdb, in a child process) and run every
+ * migration, seconds of CPU that the test is not about. Its own start still runs the migrations it finds
+ * applied.
+ */
+export async function seedServerDataDir(dataDir: string): Promise<void> {
+  cpSync(await pgliteTemplateDir(), pgliteDirFor(dataDir), { recursive: true });
+}
+
+const TEMPLATES_DIR = join(tmpdir(), 'homesitter-test-db');
+
 let pgliteDump: Promise<Blob> | undefined;
 
 function pgliteTemplate(): Promise<Blob> {
@@ -86,8 +101,34 @@ function pgliteTemplate(): Promise<Blob> {
   return pgliteDump;
 }
 
+let pgliteDir: Promise<string> | undefined;
+
+/** The PGlite template unpacked into a data directory, as the server keeps its database on disk. */
+function pgliteTemplateDir(): Promise<string> {
+  pgliteDir ??= makePgliteTemplateDir();
+  return pgliteDir;
+}
+
+async function makePgliteTemplateDir(): Promise<string> {
+  const dir = join(TEMPLATES_DIR, `pglite-${templateKey()}`);
+  if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+  // Unpacked aside and renamed, like the dump: two files seeding at once never copy half a directory.
+  const partial = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const engine = new PGlite({ dataDir: partial, loadDataDir: await pgliteTemplate() });
+  await engine.waitReady;
+  await engine.close();
+  try {
+    renameSync(partial, dir);
+  } catch (err) {
+    // Another process renamed its copy into place first; theirs is as good.
+    if (!existsSync(join(dir, 'PG_VERSION'))) throw err;
+    rmSync(partial, { recursive: true, force: true });
+  }
+  return dir;
+}
+
 async function loadOrMakePgliteTemplate(): Promise<Blob> {
-  const dir = join(tmpdir(), 'homesitter-test-db');
+  const dir = TEMPLATES_DIR;
   const file = join(dir, `pglite-${templateKey()}.tar`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
   const engine = new PGlite();

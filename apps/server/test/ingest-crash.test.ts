@@ -7,6 +7,7 @@ import { Client } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { serverPath } from '../src/platform/paths.js';
+import { seedServerDataDir } from './database.js';
 import { ftpBurst } from './ftp-burst.js';
 import { jpegWithLocation } from './images.js';
 
@@ -73,6 +74,7 @@ describe('camera ingest across a crash', () => {
   }
 
   beforeAll(async () => {
+    await seedServerDataDir(dataDir);
     const port = await freePort();
     ftpPort = await freePort();
     const pasvMin = 41_000 + Math.floor(Math.random() * 300) * 50;

@@ -10,6 +10,7 @@ import { Client } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { serverPath } from '../src/platform/paths.js';
+import { seedServerDataDir } from './database.js';
 import { jpegWithLocation } from './images.js';
 
 // The acknowledgement guarantee across a SIGTERM, with the real process as `npm start` runs it: 8 FTP clients
@@ -88,6 +89,7 @@ describe('stopping the server under camera uploads', () => {
   }
 
   beforeAll(async () => {
+    await seedServerDataDir(dataDir);
     port = await freePort();
     ftpPort = await freePort();
     smtpPort = await freePort();
