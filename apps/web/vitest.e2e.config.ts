@@ -8,7 +8,8 @@ export default defineConfig({
     globalSetup: ['e2e/chromium.ts', 'e2e/server.ts'],
     testTimeout: 60_000,
     hookTimeout: 240_000,
-    fileParallelism: false,
+    // Two files at a time, each worker against a server of its own (e2e/server.ts) and the one browser.
+    maxWorkers: 2,
     sequence: { concurrent: false },
   },
 });

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   DESKTOP,
+  e2eServer,
   launch,
   MOBILE,
   openPage,
@@ -18,8 +19,7 @@ import {
   type ApiSession,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const CAMERA = 'Porch';
 
 type Session = ApiSession;

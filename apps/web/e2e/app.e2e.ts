@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   MOBILE,
   openPage,
@@ -12,8 +13,7 @@ import {
   verifyByMail as followMailedLink,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 
 let browser: Browser;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   MOBILE,
   openPage,
@@ -15,9 +16,7 @@ import {
 // its hosted Checkout page has a Pay button that completes the session, sends the webhooks and returns to
 // /subscription/success.
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
-const adminToken = inject('adminToken');
+const { baseUrl, dataDir, adminToken } = e2eServer();
 
 let browser: Browser;
 let page: Page;

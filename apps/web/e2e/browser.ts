@@ -3,10 +3,18 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import type { E2EServer } from './server';
 
 /** The suite's browser (e2e/chromium.ts); `close()` ends this file's connection and its contexts only. */
 export async function launch(): Promise<Browser> {
   return chromium.connect(inject('browserEndpoint'));
+}
+
+/** The server of the worker running this file (e2e/server.ts; vitest numbers its workers 1…maxWorkers). */
+export function e2eServer(): E2EServer {
+  const servers = inject('servers');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  return servers[(worker - 1) % servers.length]!;
 }
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };

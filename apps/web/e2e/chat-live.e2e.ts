@@ -1,7 +1,8 @@
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   MOBILE,
   openPage,
@@ -10,9 +11,7 @@ import {
   type ApiSession,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
-const adminToken = inject('adminToken');
+const { baseUrl, dataDir, adminToken } = e2eServer();
 
 let browser: Browser;
 beforeAll(async () => {

@@ -1,9 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, mailedLink, MOBILE, openPage, signedInContext, uniqueEmail } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eServer, launch, mailedLink, MOBILE, openPage, signedInContext, uniqueEmail } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir, adminToken } = e2eServer();
 const PASSWORD = 'correct horse battery';
 
 let browser: Browser;
@@ -51,7 +50,6 @@ async function openChat(context: BrowserContext): Promise<{ page: Page; errors: 
 }
 
 const messages = (page: Page) => page.getByTestId('chat-message');
-const adminToken = inject('adminToken');
 
 async function send(page: Page, text: string) {
   await page.getByLabel('Message', { exact: true }).fill(text);

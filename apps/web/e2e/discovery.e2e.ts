@@ -6,9 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulatedCameras, type SimulatedCameras } from '@homesitter/cameras/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   openPage,
   seriousViolations,
@@ -24,8 +25,7 @@ import {
  * First nothing listens (the helper-not-running screens), then the helper starts, is signed in from the
  * browser, scans, and sets the cameras up; the public camera test tries one of them.
  */
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const HELPER_URL = 'http://127.0.0.1:17429';
 const LOGIN = { username: 'admin', password: 'e2e-cam-pass' };

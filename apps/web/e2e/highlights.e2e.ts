@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   openPage,
   seriousViolations,
@@ -16,8 +17,7 @@ import {
   verifyByMail,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const CAMERA = 'Door';
 /**
  * How long today's summary may take after an upload: the server rewrites it HIGHLIGHTS_REFRESH_DELAY_SECONDS

@@ -6,16 +6,15 @@ import {
   type RtspTestServer,
 } from '@homesitter/cameras/testing';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launch, openPage, signUpInBrowser, uniqueEmail, verifyByMail } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, e2eServer, launch, openPage, signUpInBrowser, uniqueEmail, verifyByMail } from './browser';
 
 /**
  * A stream camera from the user's side: added through the form, followed through its configuration, then
  * watched live. The camera is an RTSP server on 127.0.0.1 started here, publishing a picture that carries the
  * time each frame was made, so the test reads back from the page that the video plays and its frames change.
  */
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const LOGIN = { username: 'cam', password: 'e2e-camera-pass' };
 
 let browser: Browser;

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   openPage,
   seriousViolations,
@@ -10,8 +11,7 @@ import {
   verifyByMail,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 
 // Two small, different PNGs (8×8, one red, one blue).
 const RED_PNG =

@@ -5,17 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
-import { mailedLink, MOBILE, openPage, PASSWORD, uniqueEmail } from './browser';
+import { e2eServer, mailedLink, MOBILE, openPage, PASSWORD, uniqueEmail } from './browser';
 
 // The phone apps' real set-up (docs/mobile.md): the web app bundled with the server's address baked in
 // (`VITE_SERVER_URL`, as `npm run mobile:sync` builds it), shown from Capacitor's Android origin
 // https://localhost (answered here by Playwright from the build), inside a minimal simulated native shell,
 // calling the real server on another origin: API calls and the realtime hub must get through its CORS.
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const APP_ORIGIN = 'https://localhost';
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

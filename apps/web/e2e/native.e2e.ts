@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   DESKTOP,
+  e2eServer,
   launch,
   MOBILE,
   openPage,
@@ -22,8 +23,7 @@ import {
 // `window.Capacitor` with the plugin headers, `nativePromise` and `nativeCallback`) answers the plugins'
 // calls, records them, and lets the test fire the plugins' events (a tapped push, the back button, a link).
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const CAMERA = 'Porch';
 
 type Session = ApiSession;

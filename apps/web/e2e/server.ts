@@ -5,14 +5,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { seedServerDataDir } from '../../server/test/database';
 import { startFakeStripe } from '../../server/test/fake-stripe';
+
+/** One server of the suite: where it listens, its data directory (the mail outbox) and its operator token. */
+export interface E2EServer {
+  baseUrl: string;
+  dataDir: string;
+  /** The operator's token (`Authorization: Bearer …` on /api/admin/*), e.g. to set a user's free events. */
+  adminToken: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    dataDir: string;
-    /** The operator's token (`Authorization: Bearer …` on /api/admin/*), e.g. to set a user's free events. */
-    adminToken: string;
+    /** One server per worker of the suite, so files running at once share no server (`e2eServer()`). */
+    servers: E2EServer[];
   }
 }
 
@@ -45,12 +52,11 @@ async function waitForReady(url: string, child: ChildProcess, timeoutMs: number)
   throw new Error(`Server not ready after ${timeoutMs} ms`);
 }
 
-/** Builds and starts the real app with `npm start` on a free port and a fresh DATA_DIR; stops it after. */
-export default async function setup(project: TestProject) {
+/** `npm start` (building what is stale first) on a free port and `dataDir`; resolves once it answers ready. */
+async function startServer(dataDir: string): Promise<{ server: E2EServer; stop(): Promise<void> }> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'));
   const baseUrl = `http://localhost:${port}`;
-  const adminToken = `e2e-admin-${process.pid}-${Date.now()}`;
+  const adminToken = `e2e-admin-${process.pid}-${port}`;
   // Billing on, against a local fake of Stripe's API and hosted Checkout (no test reaches the internet).
   const stripe = await startFakeStripe({
     webhookUrl: `${baseUrl}/api/stripe/webhook`,
@@ -62,6 +68,9 @@ export default async function setup(project: TestProject) {
     env: {
       ...process.env,
       PORT: String(port),
+      // The camera FTP and SMTP servers on free ports too: the suite's servers run side by side.
+      FTP_PORT: String(await freePort()),
+      INGEST_SMTP_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
@@ -82,18 +91,49 @@ export default async function setup(project: TestProject) {
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    await stripe.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     await waitForReady(baseUrl, child, 180_000);
   } catch (error) {
-    await stripe.close();
+    await stop();
     throw error;
   }
-  project.provide('baseUrl', baseUrl);
-  project.provide('dataDir', dataDir);
-  project.provide('adminToken', adminToken);
+  return { server: { baseUrl, dataDir, adminToken }, stop };
+}
+
+/**
+ * Builds and starts the real app with `npm start`, once per worker (test files run two at a time: most of a
+ * file's time is waiting on the browser, the server and ffmpeg), each on a free port and a DATA_DIR of its
+ * own; stops them after. A file thus never meets another file's state that runs at the same time, as when
+ * the files ran one after another against one server. The first server starts on an empty data directory,
+ * as a new installation does (the embedded database created and migrated); the others start after it, once
+ * the build is there, from a copy of the test suites' migrated database (apps/server/test/database.ts).
+ */
+export default async function setup(project: TestProject) {
+  const workers = project.config.maxWorkers;
+  const started: Awaited<ReturnType<typeof startServer>>[] = [];
+  const stopAll = () => Promise.all(started.map((s) => s.stop()));
+  try {
+    started.push(await startServer(mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'))));
+    const more = Array.from({ length: workers - 1 }, async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'));
+      await seedServerDataDir(dataDir);
+      started.push(await startServer(dataDir));
+    });
+    await Promise.all(more);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  project.provide(
+    'servers',
+    started.map((s) => s.server),
+  );
   return async () => {
-    if (child.pid) process.kill(-child.pid, 'SIGTERM');
-    await stripe.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopAll();
   };
 }
