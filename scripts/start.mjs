@@ -39,6 +39,9 @@ buildIfStale('server', join(root, 'apps/server/dist/main.js'), [
   'apps/server/drizzle',
   contract,
 ]);
+// The browser suite builds once this way before it starts a server per worker, which would otherwise each
+// build the same stale output at once.
+if (process.argv.includes('--build-only')) process.exit(0);
 
 // The server runs as a child process so glibc's malloc can be set up before it starts (it reads these once):
 // - two malloc arenas instead of one per thread: concurrent image uploads peak ~30% lower in memory;

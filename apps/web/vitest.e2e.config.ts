@@ -11,5 +11,8 @@ export default defineConfig({
     // Two files at a time, each worker against a server of its own (e2e/server.ts) and the one browser.
     maxWorkers: 2,
     sequence: { concurrent: false },
+    // expect.poll waits for what the page will show, which takes longer on a loaded machine (two files at
+    // once); its default of 1 s made a deadline of it. Playwright's own waits give 30 s too.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -92,7 +92,11 @@ async function startServer(dataDir: string): Promise<{ server: E2EServer; stop()
     detached: true,
   });
   const stop = async () => {
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // the process group is gone already (npm start failed)
+    }
     await stripe.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -106,28 +110,33 @@ async function startServer(dataDir: string): Promise<{ server: E2EServer; stop()
 }
 
 /**
- * Builds and starts the real app with `npm start`, once per worker (test files run two at a time: most of a
- * file's time is waiting on the browser, the server and ffmpeg), each on a free port and a DATA_DIR of its
- * own; stops them after. A file thus never meets another file's state that runs at the same time, as when
- * the files ran one after another against one server. The first server starts on an empty data directory,
- * as a new installation does (the embedded database created and migrated); the others start after it, once
- * the build is there, from a copy of the test suites' migrated database (apps/server/test/database.ts).
+ * Builds what is stale, then starts the real app with `npm start` once per worker (test files run two at a
+ * time: most of a file's time is waiting on the browser, the server and ffmpeg), each on free ports and a
+ * DATA_DIR of its own; stops them after. A file thus never meets the state of another file running at the same
+ * time, as when the files ran one after another against one server. The first server starts on an empty data
+ * directory, as a new installation does (the embedded database created and migrated); the others from a copy
+ * of the test suites' migrated database (apps/server/test/database.ts).
  */
 export default async function setup(project: TestProject) {
-  const workers = project.config.maxWorkers;
-  const started: Awaited<ReturnType<typeof startServer>>[] = [];
+  const built = spawnSync(process.execPath, ['scripts/start.mjs', '--build-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error(`Building the app failed (exit ${built.status})`);
+  const dataDirs = Array.from({ length: project.config.maxWorkers }, () =>
+    mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-')),
+  );
+  const starts = dataDirs.map(async (dataDir, i) => {
+    if (i > 0) await seedServerDataDir(dataDir);
+    return startServer(dataDir);
+  });
+  const results = await Promise.allSettled(starts);
+  const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stopAll = () => Promise.all(started.map((s) => s.stop()));
-  try {
-    started.push(await startServer(mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'))));
-    const more = Array.from({ length: workers - 1 }, async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'homesitter-e2e-'));
-      await seedServerDataDir(dataDir);
-      started.push(await startServer(dataDir));
-    });
-    await Promise.all(more);
-  } catch (error) {
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
     await stopAll();
-    throw error;
+    throw failed.reason;
   }
   project.provide(
     'servers',
