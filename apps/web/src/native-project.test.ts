@@ -123,7 +123,9 @@ describe('npm run mobile:sync', () => {
     for (const permission of ['INTERNET', 'ACCESS_WIFI_STATE', 'CHANGE_WIFI_MULTICAST_STATE']) {
       expect(manifest).toContain(`<uses-permission android:name="android.permission.${permission}" />`);
     }
-    expect(read('ios/App/App/Info.plist')).toMatch(/<key>NSLocalNetworkUsageDescription<\/key>\s*<string>[^<]+</);
+    expect(read('ios/App/App/Info.plist')).toMatch(
+      /<key>NSLocalNetworkUsageDescription<\/key>\s*<string>[^<]+</,
+    );
   });
 
   it('registers the homesitter:// scheme and push on both platforms', () => {
