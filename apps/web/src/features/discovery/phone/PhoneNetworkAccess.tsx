@@ -19,13 +19,13 @@ export function NetworkAccessExplainer({ onScan }: { onScan: () => void }) {
       <div className="flex gap-3">
         <Wifi className="mt-0.5 size-6 shrink-0 text-brand-400" aria-hidden="true" />
         <div className="flex flex-col gap-2">
-          <h2 className="text-lg font-semibold text-white">{t('phone.access.title')}</h2>
-          <p className="text-sm text-slate-300">{t('phone.access.why')}</p>
-          <p className="text-sm text-slate-300">{t(`phone.access.ask.${systemOf()}`)}</p>
+          <h2 className="text-lg font-semibold text-white">{t('phoneFlow.access.title')}</h2>
+          <p className="text-sm text-slate-300">{t('phoneFlow.access.why')}</p>
+          <p className="text-sm text-slate-300">{t(`phoneFlow.access.ask.${systemOf()}`)}</p>
         </div>
       </div>
       <div className="flex justify-end">
-        <Button onClick={onScan}>{t('phone.access.scan')}</Button>
+        <Button onClick={onScan}>{t('phoneFlow.access.scan')}</Button>
       </div>
     </Card>
   );
@@ -46,9 +46,9 @@ export function NetworkAccessProblem({
       <div className="flex gap-3">
         <WifiOff className="mt-0.5 size-6 shrink-0 text-amber-300" aria-hidden="true" />
         <div className="flex flex-col gap-2">
-          <h2 className="text-lg font-semibold text-white">{t(`phone.problem.${problem}.title`)}</h2>
-          <p className="text-sm text-slate-300">{t(`phone.problem.${problem}.text`)}</p>
-          <p className="text-sm text-slate-300">{t(`phone.problem.${problem}.${system}`)}</p>
+          <h2 className="text-lg font-semibold text-white">{t(`phoneFlow.problem.${problem}.title`)}</h2>
+          <p className="text-sm text-slate-300">{t(`phoneFlow.problem.${problem}.text`)}</p>
+          <p className="text-sm text-slate-300">{t(`phoneFlow.problem.${problem}.${system}`)}</p>
         </div>
       </div>
       <div className="flex justify-end">

@@ -50,7 +50,7 @@ function OutOfReach({ submitted, address }: { submitted: Submitted; address: str
 
   return (
     <div className="flex flex-col gap-3" data-testid="out-of-reach">
-      <p className="text-sm text-slate-300">{t('phone.progress.outOfReach')}</p>
+      <p className="text-sm text-slate-300">{t('phoneFlow.progress.outOfReach')}</p>
       <div className="flex flex-wrap gap-2">
         <Button
           variant="secondary"
@@ -58,19 +58,21 @@ function OutOfReach({ submitted, address }: { submitted: Submitted; address: str
           aria-expanded={helperShown}
         >
           <Monitor className="size-4" aria-hidden="true" />
-          {t('phone.progress.viaHelper')}
+          {t('phoneFlow.progress.viaHelper')}
         </Button>
         <Button variant="secondary" onClick={useUpload} busy={toUpload.isPending}>
           <Upload className="size-4" aria-hidden="true" />
-          {t('phone.progress.viaUpload')}
+          {t('phoneFlow.progress.viaUpload')}
         </Button>
       </div>
       {toUpload.error ? (
-        <Alert>{errorText(tr, toUpload.error, t('phone.progress.uploadFailed'))}</Alert>
+        <Alert>{errorText(tr, toUpload.error, t('phoneFlow.progress.uploadFailed'))}</Alert>
       ) : null}
       {helperShown ? (
         <div className="flex flex-col gap-2 rounded-xl bg-slate-950/60 p-4 ring-1 ring-slate-800">
-          <p className="text-sm text-slate-300">{t('phone.progress.helperText', { name: submitted.name })}</p>
+          <p className="text-sm text-slate-300">
+            {t('phoneFlow.progress.helperText', { name: submitted.name })}
+          </p>
           <HelperDownloads />
         </div>
       ) : null}
@@ -108,11 +110,11 @@ function PhoneCameraRow({ submitted, address }: { submitted: Submitted; address:
       <p className="text-sm text-slate-300">
         {status === 'failed' && camera.data
           ? configurationErrorText(tc, camera.data)
-          : t(`phone.progress.status.${status}`)}
+          : t(`phoneFlow.progress.status.${status}`)}
       </p>
       {status === 'configured' ? (
         <Link to={`/cameras/${encodeURIComponent(submitted.name)}`} className={linkClass}>
-          {t('phone.progress.open', { name: submitted.name })}
+          {t('phoneFlow.progress.open', { name: submitted.name })}
         </Link>
       ) : null}
       {outOfReach ? <OutOfReach submitted={submitted} address={address} /> : null}
@@ -121,7 +123,7 @@ function PhoneCameraRow({ submitted, address }: { submitted: Submitted; address:
           to={`/cameras/add?${new URLSearchParams({ type: 'stream', camera: submitted.name }).toString()}`}
           className={linkClass}
         >
-          {t('phone.progress.fix')}
+          {t('phoneFlow.progress.fix')}
         </Link>
       ) : null}
     </li>
@@ -147,7 +149,7 @@ export function PhoneProgressStep({
       <div className="flex flex-col gap-2">
         <h2 className="text-lg font-semibold text-white">{t('progress.title')}</h2>
         <p className="text-sm text-slate-300">
-          {t('phone.progress.intro', { seconds: CAMERA_CONFIGURATION_S })}
+          {t('phoneFlow.progress.intro', { seconds: CAMERA_CONFIGURATION_S })}
         </p>
       </div>
       <ul className="flex flex-col gap-3" aria-label={t('progress.listLabel')}>

@@ -87,7 +87,7 @@ export function PhoneSummaryStep({
         });
       } catch (error) {
         setFailure(
-          t('phone.summary.failed', {
+          t('phoneFlow.summary.failed', {
             name: nameOf(device.id).trim(),
             message: errorText(tr, error, tc('add.failed')),
           }),
@@ -115,7 +115,7 @@ export function PhoneSummaryStep({
     <Card className="flex flex-col gap-5">
       <div className="flex flex-col gap-2">
         <h2 className="text-lg font-semibold text-white">{t('summary.title')}</h2>
-        <p className="text-sm text-slate-300">{t('phone.summary.intro')}</p>
+        <p className="text-sm text-slate-300">{t('phoneFlow.summary.intro')}</p>
       </div>
       <ul className="flex flex-col gap-3" aria-label={t('summary.listLabel')}>
         {devices.map((device) => {

@@ -14,14 +14,14 @@ export function PhoneWelcomeStep({ onStart }: { onStart: () => void }) {
       <div className="flex gap-3">
         <Radar className="mt-0.5 size-6 shrink-0 text-brand-400" aria-hidden="true" />
         <div className="flex flex-col gap-3">
-          <h2 className="text-lg font-semibold text-white">{t('phone.welcome.title')}</h2>
-          <p className="text-sm text-slate-300">{t('phone.welcome.intro')}</p>
+          <h2 className="text-lg font-semibold text-white">{t('phoneFlow.welcome.title')}</h2>
+          <p className="text-sm text-slate-300">{t('phoneFlow.welcome.intro')}</p>
           <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-300">
             {WHAT_HAPPENS.map((step) => (
-              <li key={step}>{t(`phone.welcome.what.${step}`)}</li>
+              <li key={step}>{t(`phoneFlow.welcome.what.${step}`)}</li>
             ))}
           </ol>
-          <p className="text-xs text-slate-400">{t('phone.welcome.privacy')}</p>
+          <p className="text-xs text-slate-400">{t('phoneFlow.welcome.privacy')}</p>
         </div>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
