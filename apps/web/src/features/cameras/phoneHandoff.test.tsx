@@ -64,7 +64,7 @@ function renderAt(path: string) {
 }
 
 describe('the phone discovery hand-off', () => {
-  it('says the phone finds the cameras inside the apps, and the helper in the browser', async () => {
+  it('says the helper finds the cameras in the browser', async () => {
     renderAt('/cameras/add');
     expect(
       await screen.findByText(
