@@ -168,4 +168,18 @@ describe('the discovery flow in the Android app', () => {
     ).toBeTruthy();
     expect(screen.getByText(/Settings › Apps › Homesitter › Permissions/)).toBeTruthy();
   });
+
+  it('gives the tips for a phone when the scan finds no camera', async () => {
+    const user = userEvent.setup();
+    scan.run = async (emit) => {
+      emit({ type: 'started', subnets: ['192.168.1.0/24'], timeout_ms: 60_000 });
+      emit({ type: 'done', devices: 0, timed_out: false });
+    };
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Start scan' }));
+    await user.click(await screen.findByRole('button', { name: 'Continue and scan' }));
+    const empty = await screen.findByTestId('scan-empty');
+    expect(within(empty).getByText('Turn off a VPN on this phone while scanning.')).toBeTruthy();
+    expect(within(empty).queryByText(/computer/)).toBeNull();
+  });
 });

@@ -61,6 +61,7 @@ export default function PhoneDiscoveryPage() {
             onStart={scan.start}
             onStop={scan.stop}
             onNext={() => go('login')}
+            tips="phone"
           />
         );
       break;
