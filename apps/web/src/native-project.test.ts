@@ -108,6 +108,24 @@ describe('npm run mobile:sync', () => {
       expect(gradle).toContain(`node_modules/${plugin}/android`);
       expect(swift).toContain(`node_modules/${plugin}"`);
     }
+    // The project's own plugin (camera discovery, plugins/lan-discovery), by its path in the repository.
+    expect(androidPlugins).toContain('@homesitter/lan-discovery');
+    expect(gradle).toContain("include ':homesitter-lan-discovery'");
+    expect(gradle).toContain('plugins/lan-discovery/android');
+    expect(swift).toContain('.product(name: "HomesitterLanDiscovery", package: "HomesitterLanDiscovery")');
+  });
+
+  it('declares what camera discovery needs: Wi-Fi and multicast on Android, the local network on iOS', () => {
+    const manifest = readFileSync(
+      path.join(app, 'plugins/lan-discovery/android/src/main/AndroidManifest.xml'),
+      'utf8',
+    );
+    for (const permission of ['INTERNET', 'ACCESS_WIFI_STATE', 'CHANGE_WIFI_MULTICAST_STATE']) {
+      expect(manifest).toContain(`<uses-permission android:name="android.permission.${permission}" />`);
+    }
+    expect(read('ios/App/App/Info.plist')).toMatch(
+      /<key>NSLocalNetworkUsageDescription<\/key>\s*<string>[^<]+</,
+    );
   });
 
   it('registers the homesitter:// scheme and push on both platforms', () => {

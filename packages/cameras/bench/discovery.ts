@@ -9,12 +9,24 @@
  * 2. configureCamera of all 10 at once over ONVIF with their login: each camera's time (target ≤ 10 s) and
  *    the total (target ≤ 30 s).
  *
+ * 3. The phone app's flow (issue 33) on the Node transport, which mirrors the native plugin: discovery over
+ *    the transport (WS-Discovery multicast as on Android, plus the port check of 127.0.0.0/24), the time
+ *    until all 10 were reported; then all 10 configured as the phone does it: its camera test of each over
+ *    the transport (ONVIF with the login, RTSP DESCRIBE, snapshot), then the server's configureCamera (stream
+ *    pull). Target: within 2× the helper's figures.
+ *
  * Three runs; prints each, the medians and the load average (the machine may be shared).
  */
 import { createSocket } from 'node:dgram';
 import { loadavg } from 'node:os';
 import type { DiscoveredDevice } from '@homesitter/contract';
-import { configureCamera, createNetworkPolicy, discoverCameras } from '@homesitter/cameras';
+import {
+  configureCamera,
+  createNetworkPolicy,
+  createNodeTransport,
+  discoverCameras,
+} from '@homesitter/cameras';
+import { checkCameraOverTransport, discoverOverTransport } from '@homesitter/cameras/transport';
 import { startSimulatedCameras } from '@homesitter/cameras/testing';
 
 const CAMERAS = Number(process.env.BENCH_CAMERAS ?? 10);
@@ -58,7 +70,58 @@ const found: number[] = [];
 const ended: number[] = [];
 const eachConfigured: number[] = [];
 const allConfigured: number[] = [];
+const phoneFound: number[] = [];
+const phoneEnded: number[] = [];
+const phoneConfigured: number[] = [];
 let failures = 0;
+const transport = createNodeTransport();
+
+/** One run of the phone's flow on the Node transport; see the module comment. */
+async function phoneRun(run: number): Promise<void> {
+  const started = Date.now();
+  const firstSeen = new Set<string>();
+  let allFoundAt: number | null = null;
+  const result = await discoverOverTransport({
+    transport,
+    subnets: ['127.0.0.0/24'],
+    wsDiscovery: { mode: 'multicast', port: wsDiscoveryPort, localAddress: '127.0.0.1' },
+    rtspPorts: [network.rtspPort],
+    httpPorts: [network.onvifPort],
+    onDevice: (device: DiscoveredDevice) => {
+      if (!addresses.has(device.address) || !device.supported || firstSeen.has(device.address)) return;
+      firstSeen.add(device.address);
+      if (firstSeen.size === addresses.size) allFoundAt = Date.now() - started;
+    },
+  });
+  const endedAfter = Date.now() - started;
+  if (allFoundAt === null || result.devices.filter((device) => device.supported).length !== CAMERAS) {
+    failures += 1;
+    console.log(`phone run ${run}: discovery found ${result.devices.length} devices`);
+  }
+  phoneFound.push(allFoundAt ?? endedAfter);
+  phoneEnded.push(endedAfter);
+  const configuring = Date.now();
+  await Promise.all(
+    network.cameras.map(async (camera) => {
+      const connection = { type: 'onvif' as const, host: camera.address, port: camera.onvifPort, ...LOGIN };
+      const tested = await checkCameraOverTransport({ transport, connection });
+      if (tested.verdict !== 'works') {
+        failures += 1;
+        console.log(`phone run ${run}: ${camera.address} test says ${tested.message}`);
+        return;
+      }
+      await configureCamera(connection, { policy }).catch((err: unknown) => {
+        failures += 1;
+        console.log(`phone run ${run}: ${camera.address} failed: ${String(err)}`);
+      });
+    }),
+  );
+  phoneConfigured.push(Date.now() - configuring);
+  console.log(
+    `phone run ${run}: all ${CAMERAS} found ${s(phoneFound.at(-1)!)} (discovery ended ${s(endedAfter)})   ` +
+      `tested and configured all ${s(phoneConfigured.at(-1)!)}`,
+  );
+}
 
 try {
   for (let run = 1; run <= RUNS; run++) {
@@ -114,6 +177,7 @@ try {
         `all ${s(total)}`,
       ].join('   '),
     );
+    await phoneRun(run);
   }
 } finally {
   await network.stop();
@@ -130,6 +194,14 @@ console.log(
     `configuring ${CAMERAS} at once: each median ${s(median(eachConfigured))}, slowest ${s(Math.max(...eachConfigured))}`,
     `(target ≤ ${s(TARGET_CONFIGURE_ONE_MS)}: ${verdict(Math.max(...eachConfigured), TARGET_CONFIGURE_ONE_MS)})`,
     `all median ${s(median(allConfigured))} (target ≤ ${s(TARGET_CONFIGURE_ALL_MS)}: ${verdict(median(allConfigured), TARGET_CONFIGURE_ALL_MS)})`,
+  ].join('   '),
+);
+const within = (phone: number, helper: number) => (phone <= 2 * helper ? 'ok' : 'MISSED');
+console.log(
+  [
+    `phone: all ${CAMERAS} found median ${s(median(phoneFound))} (≤ 2× the helper's: ${within(median(phoneFound), median(found))})`,
+    `discovery ended ${s(median(phoneEnded))}`,
+    `all tested and configured median ${s(median(phoneConfigured))} (≤ 2× the helper's: ${within(median(phoneConfigured), median(allConfigured))})`,
   ].join('   '),
 );
 console.log(

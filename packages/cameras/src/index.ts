@@ -23,3 +23,4 @@ export {
   type DiscoveryResult,
 } from './discovery/discover.js';
 export { localSubnets } from './discovery/subnets.js';
+export { createNodeTransport } from './transport/node-transport.js';

@@ -1,8 +1,8 @@
 /** What discovery knows about each address, merged from every source, and when to report it. */
 import type { DiscoveredDevice } from '@homesitter/contract';
-import type { OnvifFinding, RtspFinding } from './port-probe.js';
-import { parseIpv4 } from './subnets.js';
-import type { WsDiscoveryAnswer } from './ws-discovery.js';
+import type { OnvifFinding, RtspFinding } from './onvif-identify.js';
+import { parseIpv4 } from './ipv4.js';
+import type { WsDiscoveryAnswer } from './ws-discovery-messages.js';
 
 export const NOT_A_CAMERA_REASON =
   'This device answers ONVIF discovery but is not a camera (it may be a recorder or an access controller)';

@@ -15,7 +15,16 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { CameraLogger } from '../types.js';
-import { elements, elementText, hasElement } from './xml.js';
+import {
+  identifyOnvifBy,
+  rtspFinding,
+  type OnvifFinding,
+  type PortFinding,
+  type RtspFinding,
+  type SoapAnswer,
+} from './onvif-identify.js';
+
+export type { OnvifFinding, PortFinding, RtspFinding } from './onvif-identify.js';
 
 export const DEFAULT_RTSP_PORTS = [554, 8554];
 export const DEFAULT_HTTP_PORTS = [80, 8080, 8000, 8899];
@@ -30,31 +39,6 @@ const RTSP_ANSWER_TIMEOUT_MS = 2_000;
 const SOAP_ANSWER_TIMEOUT_MS = 3_000;
 /** Answers are small; a port that sends more than this is not one we want to read. */
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-export interface RtspFinding {
-  kind: 'rtsp';
-  address: string;
-  port: number;
-  /** `rtsp://addr:port`, no path. */
-  url: string;
-  /** true on a 401, false when DESCRIBE was answered without a login, null when neither. */
-  needsCredentials: boolean | null;
-}
-
-export interface OnvifFinding {
-  kind: 'onvif';
-  address: string;
-  port: number;
-  xaddr: string;
-  manufacturer: string | null;
-  model: string | null;
-  /** true when a request was refused for want of a login; null otherwise (unknown). */
-  needsCredentials: boolean | null;
-  /** Whether the device offers a media service; null when it would not say without a login. */
-  media: boolean | null;
-}
-
-export type PortFinding = RtspFinding | OnvifFinding;
 
 export interface ProbeContext {
   connectTimeoutMs: number;
@@ -150,18 +134,13 @@ export async function identifyRtsp(
     `OPTIONS ${uri} RTSP/1.0\r\nCSeq: 1\r\nUser-Agent: Homesitter\r\n\r\n`,
   );
   if (options === null) return null;
-  const finding = (needsCredentials: boolean | null): RtspFinding => ({
-    kind: 'rtsp',
-    address: host,
-    port,
-    url: `rtsp://${host}:${port}`,
-    needsCredentials,
-  });
-  if (options === 401) return finding(true);
-  const described = await conversation.ask(
-    `DESCRIBE ${uri} RTSP/1.0\r\nCSeq: 2\r\nUser-Agent: Homesitter\r\nAccept: application/sdp\r\n\r\n`,
-  );
-  return finding(described === 401 ? true : described !== null && described < 300 ? false : null);
+  const described =
+    options === 401
+      ? null
+      : await conversation.ask(
+          `DESCRIBE ${uri} RTSP/1.0\r\nCSeq: 2\r\nUser-Agent: Homesitter\r\nAccept: application/sdp\r\n\r\n`,
+        );
+  return rtspFinding(host, port, options, described);
 }
 
 /** Requests over one RTSP connection, one at a time; `ask` answers the status code, null for no RTSP answer. */
@@ -229,30 +208,6 @@ function rtspConversation(socket: Socket, signal: AbortSignal) {
 
 // ---- ONVIF ----
 
-const SOAP_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
-const DEVICE_WSDL = 'http://www.onvif.org/ver10/device/wsdl';
-
-function soapBody(operation: string): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>' +
-    `<s:Envelope xmlns:s="${SOAP_ENVELOPE}" xmlns:tds="${DEVICE_WSDL}"><s:Body>${operation}</s:Body></s:Envelope>`
-  );
-}
-
-const OPERATIONS = {
-  dateAndTime: soapBody('<tds:GetSystemDateAndTime/>'),
-  deviceInformation: soapBody('<tds:GetDeviceInformation/>'),
-  services: soapBody(
-    '<tds:GetServices><tds:IncludeCapability>false</tds:IncludeCapability></tds:GetServices>',
-  ),
-  capabilities: soapBody('<tds:GetCapabilities><tds:Category>All</tds:Category></tds:GetCapabilities>'),
-};
-
-interface SoapAnswer {
-  status: number;
-  xml: string;
-}
-
 export interface OnvifTarget {
   host: string;
   port: number;
@@ -270,56 +225,8 @@ export async function identifyOnvif(
   target: OnvifTarget,
   context: ProbeContext,
 ): Promise<OnvifFinding | null> {
-  const ask = (body: string, socket?: Socket) => soapRequest({ ...target, socket }, body, context);
-  const first = await ask(OPERATIONS.dateAndTime, target.socket);
-  if (!first || !isSoap(first)) return null;
-  let needsCredentials = refusedLogin(first) ? true : null;
-
-  const [information, media] = await Promise.all([
-    ask(OPERATIONS.deviceInformation),
-    (async () => {
-      const services = await ask(OPERATIONS.services);
-      if (services && refusedLogin(services)) needsCredentials = true;
-      if (services && isSoap(services) && hasElement(services.xml, 'GetServicesResponse')) {
-        // Each service's Namespace element (the envelope may declare the media namespace all the same).
-        return elements(services.xml, 'Namespace').some((ns) => /\/ver[12]0\/media\/wsdl/.test(ns));
-      }
-      const capabilities = await ask(OPERATIONS.capabilities);
-      if (capabilities && refusedLogin(capabilities)) needsCredentials = true;
-      if (capabilities && isSoap(capabilities) && hasElement(capabilities.xml, 'GetCapabilitiesResponse')) {
-        return hasElement(capabilities.xml, 'Media');
-      }
-      return null;
-    })(),
-  ]);
-  if (information && refusedLogin(information)) needsCredentials = true;
-  const answered =
-    information && isSoap(information) && hasElement(information.xml, 'GetDeviceInformationResponse');
-  return {
-    kind: 'onvif',
-    address: target.host,
-    port: target.port,
-    xaddr: `http://${target.host}${target.port === 80 ? '' : `:${target.port}`}${target.path}`,
-    manufacturer: answered ? elementText(information.xml, 'Manufacturer') : null,
-    model: answered ? elementText(information.xml, 'Model') : null,
-    needsCredentials,
-    media,
-  };
-}
-
-function isSoap(answer: SoapAnswer): boolean {
-  return (
-    hasElement(answer.xml, 'Envelope') &&
-    /www\.w3\.org\/2003\/05\/soap-envelope|schemas\.xmlsoap\.org\/soap\/envelope/.test(answer.xml)
-  );
-}
-
-/** A NotAuthorized fault (or an HTTP 401 on a SOAP service). */
-function refusedLogin(answer: SoapAnswer): boolean {
-  if (answer.status === 401) return true;
-  return (
-    hasElement(answer.xml, 'Fault') &&
-    /NotAuthori[sz]ed|not authori[sz]ed|unauthori[sz]ed|FailedAuthentication/i.test(answer.xml)
+  return identifyOnvifBy(target, (body, first) =>
+    soapRequest({ ...target, socket: first ? target.socket : undefined }, body, context),
   );
 }
 

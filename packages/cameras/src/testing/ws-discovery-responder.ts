@@ -5,7 +5,7 @@
  * SOAP-over-UDP asks of repeated messages.
  */
 import { randomUUID } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { elementList, elements, elementText, withoutComments } from '../discovery/xml.js';
 
 export interface WsDiscoveryResponderOptions {
@@ -55,16 +55,21 @@ export async function startWsDiscoveryResponder(
   let messageNumber = 0;
 
   const listener = await bound(createSocket({ type: 'udp4', reuseAddr: true }), options.port, group);
-  let sender: Socket;
+  let sender: Socket | undefined;
+  // Devices listen on port 3702 of their own address too: iOS probes each address (no multicast there).
+  let unicast: Socket;
   try {
     listener.addMembership(group, options.interface ?? '127.0.0.1');
     sender = await bound(createSocket({ type: 'udp4' }), 0, options.address);
+    unicast = await bound(createSocket({ type: 'udp4' }), options.port, options.address);
   } catch (err) {
     listener.close();
+    sender?.close();
     throw err;
   }
+  const answerFrom: Socket = sender;
 
-  listener.on('message', (message, remote) => {
+  const onProbe = (message: Buffer, remote: RemoteInfo) => {
     const probe = readProbe(message.toString('utf8'));
     if (!probe) return;
     probes += 1;
@@ -79,17 +84,19 @@ export async function startWsDiscoveryResponder(
       xaddrs: options.xaddrs,
       messageNumber,
     });
-    sender.send(answer, remote.port, remote.address, (err) => {
+    answerFrom.send(answer, remote.port, remote.address, (err) => {
       if (!err) answers += 1;
     });
-  });
+  };
+  listener.on('message', onProbe);
+  unicast.on('message', onProbe);
 
   return {
     endpoint,
     stats: () => ({ probes, answers }),
     async close() {
       await Promise.all(
-        [listener, sender].map((socket) => new Promise<void>((r) => socket.close(() => r()))),
+        [listener, answerFrom, unicast].map((socket) => new Promise<void>((r) => socket.close(() => r()))),
       );
     },
   };

@@ -19,7 +19,8 @@ let package = Package(
         .package(name: "CapacitorPushNotifications", path: "../../../../../node_modules/@capacitor/push-notifications"),
         .package(name: "CapacitorShare", path: "../../../../../node_modules/@capacitor/share"),
         .package(name: "CapacitorStatusBar", path: "../../../../../node_modules/@capacitor/status-bar"),
-        .package(name: "CapgoCapacitorVideoPlayer", path: "../../../../../node_modules/@capgo/capacitor-video-player")
+        .package(name: "CapgoCapacitorVideoPlayer", path: "../../../../../node_modules/@capgo/capacitor-video-player"),
+        .package(name: "HomesitterLanDiscovery", path: "../../../plugins/lan-discovery")
     ],
     targets: [
         .target(
@@ -34,7 +35,8 @@ let package = Package(
                 .product(name: "CapacitorPushNotifications", package: "CapacitorPushNotifications"),
                 .product(name: "CapacitorShare", package: "CapacitorShare"),
                 .product(name: "CapacitorStatusBar", package: "CapacitorStatusBar"),
-                .product(name: "CapgoCapacitorVideoPlayer", package: "CapgoCapacitorVideoPlayer")
+                .product(name: "CapgoCapacitorVideoPlayer", package: "CapgoCapacitorVideoPlayer"),
+                .product(name: "HomesitterLanDiscovery", package: "HomesitterLanDiscovery")
             ]
         )
     ]

@@ -3,6 +3,7 @@ import { ChevronRight, Radar, Radio, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { isNativeApp } from '../../shared/lib/native';
 import { Alert } from '../../shared/ui/Alert';
 import { Card } from '../../shared/ui/Card';
 import { PageSpinner } from '../../shared/ui/Skeletons';
@@ -69,7 +70,10 @@ function FindOnNetwork() {
       <Radar className="size-7 shrink-0 text-brand-400" aria-hidden="true" />
       <span className="flex flex-1 flex-col gap-1">
         <span className="font-semibold text-white">{t('add.network.title')}</span>
-        <span className="text-sm text-slate-300">{t('add.network.text')}</span>
+        <span className="text-sm text-slate-300">
+          {/* The apps scan with the phone itself (docs/mobile.md "Camera discovery"). */}
+          {t(isNativeApp() ? 'add.network.textPhone' : 'add.network.text')}
+        </span>
       </span>
       <ChevronRight className="size-5 shrink-0 text-slate-300" aria-hidden="true" />
     </Link>

@@ -2,6 +2,7 @@ import { MESSAGES } from '@homesitter/contract/runtime';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { errorText } from '../../shared/lib/errors';
 import { notify } from '../../shared/lib/toast';
 import { Alert } from '../../shared/ui/Alert';
@@ -14,10 +15,20 @@ import { useRegenerateUploadCredentials, useUploadCredentials } from './api';
 import { BrandGuides } from './BrandGuides';
 import { CopyField } from './CopyField';
 
-/** docs/product.md §2 settings/camera-setup: where cameras upload (FTP and email), step by step per brand. */
+/** Only a plain address becomes a link: the query string is anyone's to write. */
+const IPV4 = /^(\d{1,3})(\.\d{1,3}){3}$/;
+
+/**
+ * docs/product.md §2 settings/camera-setup: where cameras upload (FTP and email), step by step per brand.
+ * `?camera=&address=` (the phone's discovery, for a camera the server cannot reach) names the camera these
+ * values go into and links to its web page.
+ */
 export default function CameraSetupPage() {
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();
+  const [search] = useSearchParams();
+  const forCamera = search.get('camera');
+  const address = search.get('address');
   const creds = useUploadCredentials();
   const regenerate = useRegenerateUploadCredentials();
   const [confirming, setConfirming] = useState(false);
@@ -26,6 +37,24 @@ export default function CameraSetupPage() {
     <div className={pageClass}>
       <SettingsHeader title={t('setup.title')} back="/settings" />
       <p className="-mt-2 mb-6 text-sm text-slate-300">{t('setup.intro')}</p>
+      {forCamera ? (
+        <Card className="mb-4 flex flex-col gap-2" data-testid="setup-for-camera">
+          <h2 className="text-lg font-semibold text-white">
+            {t('setup.forCamera.title', { name: forCamera })}
+          </h2>
+          <p className="text-sm text-slate-300">{t('setup.forCamera.text', { name: forCamera })}</p>
+          {address && IPV4.test(address) ? (
+            <a
+              href={`http://${address}/`}
+              target="_blank"
+              rel="noreferrer"
+              className="text-sm text-brand-400 underline-offset-4 hover:underline"
+            >
+              {t('setup.forCamera.open', { address })}
+            </a>
+          ) : null}
+        </Card>
+      ) : null}
       {creds.isPending ? <PageSpinner /> : null}
       {creds.error ? (
         <div className="flex flex-col items-start gap-3">

@@ -6,6 +6,8 @@ import { useSession } from '../../shared/lib/useSession';
 import { PageSpinner } from '../../shared/ui/Skeletons';
 import { pageClass, SettingsHeader } from '../settings/SettingsHeader';
 import { flowReducer, initialFlow, reachableStep, STEPS, type Step } from './flow';
+import { findsCamerasItself } from './phoneDiscovery';
+import PhoneDiscoveryPage from './phone/PhoneDiscoveryPage';
 import { HelperProblemScreen } from './screens/HelperProblemScreen';
 import { StepIndicator } from './screens/StepIndicator';
 import { LoginStep } from './steps/LoginStep';
@@ -23,8 +25,14 @@ const parseStep = (value: string | null): Step =>
  * summary, configuration progress, through the desktop helper on this computer. The step is in the URL
  * (`?step=`), so the browser's back and forward buttons move between steps; what was found and entered
  * stays in one reducer while the page is open. Without a usable helper, the screen for its problem shows.
+ * Inside the iOS and Android apps the phone does it itself (`phone/PhoneDiscoveryPage`).
  */
 export default function DiscoveryPage() {
+  // The apps find the cameras themselves; the browser keeps the helper's flow.
+  return findsCamerasItself() ? <PhoneDiscoveryPage /> : <HelperDiscoveryPage />;
+}
+
+function HelperDiscoveryPage() {
   const { t } = useTranslation('discovery');
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -5,6 +5,8 @@ import type { FlowAction } from './flow';
 import { HELPER_ERROR_CODES } from '@homesitter/contract/runtime';
 import { helper, isHelperError, isHelperGone } from './helperClient';
 import { checkHelper, type HelperCheck } from './helperProblems';
+import { phone } from './phone/phoneClient';
+import { findsCamerasItself } from './phoneDiscovery';
 import { fetchHelperConnected, fetchHelperDownloads } from './serverHelper';
 
 export const helperCheckKey = ['helper', 'check'] as const;
@@ -114,10 +116,14 @@ export function useRetryJob() {
   });
 }
 
-/** `POST /cameras/test`: one camera tried as configuration would, nothing sent to the server. */
+/**
+ * `POST /cameras/test`: one camera tried as configuration would, nothing sent to the server. The apps run
+ * the same test on the phone itself.
+ */
 export function useTestCamera() {
   return useMutation({
-    mutationFn: (connection: StreamConnectionInput) => helper.testCamera(connection),
+    mutationFn: (connection: StreamConnectionInput) =>
+      findsCamerasItself() ? phone.testCamera(connection) : helper.testCamera(connection),
   });
 }
 

@@ -16,10 +16,12 @@ import { createNativePush, disableNativePushToken, type NativePush, type PushTok
 import { startStatusBar } from './statusBar';
 import type * as PluginsModule from './plugins';
 import type { Navigate, NativePlatform } from './types';
+import type { LanDiscoveryPlugin } from './lanDiscovery';
 
 export { isNativeApp };
 export { choosePlayer, type PlayerKind } from './player';
 export { VideoDownloadError, type VideoDownloadFailure } from './media';
+export { wifiSubnet, type LanDiscoveryPlugin, type WifiInfo } from './lanDiscovery';
 
 type Plugins = typeof PluginsModule;
 let plugins: Promise<Plugins> | null = null;
@@ -34,6 +36,17 @@ export function nativePlatform(): NativePlatform | null {
   if (!isNativeApp()) return null;
   const platform = currentPlatform();
   return platform === 'web' ? null : platform;
+}
+
+/**
+ * The phone's camera transport, inside the apps only. A browser test of the phone flow puts its own on
+ * `window.__homesitterLanDiscovery` (e2e/phone-discovery.e2e.ts: the Node transport behind the page);
+ * nothing in the app sets it.
+ */
+export async function lanDiscoveryPlugin(): Promise<LanDiscoveryPlugin> {
+  const injected = (window as { __homesitterLanDiscovery?: LanDiscoveryPlugin }).__homesitterLanDiscovery;
+  if (injected) return injected;
+  return (await loadPlugins()).lanDiscovery;
 }
 
 /** The push-token calls of docs/product.md §7. */

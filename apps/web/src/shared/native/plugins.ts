@@ -4,6 +4,7 @@
  * it needs (`types.ts` and each module's plugin interface) and tests pass fakes.
  */
 import { App } from '@capacitor/app';
+import { registerPlugin } from '@capacitor/core';
 import { Filesystem, type Directory } from '@capacitor/filesystem';
 import { PushNotifications } from '@capacitor/push-notifications';
 import { Share } from '@capacitor/share';
@@ -11,6 +12,7 @@ import { StatusBar, type Style } from '@capacitor/status-bar';
 import { Media } from '@capacitor-community/media';
 import { VideoPlayer } from '@capgo/capacitor-video-player';
 import type { BackButtonPlugin } from './backButton';
+import type { LanDiscoveryPlugin } from './lanDiscovery';
 import type { AppUrlPlugin } from './deepLink';
 import type { FilesystemPlugin, MediaPlugin, SharePlugin } from './media';
 import type { VideoPlayerPlugin } from './player';
@@ -45,3 +47,6 @@ export const media: MediaPlugin = {
   getAlbums: () => Media.getAlbums(),
   createAlbum: (options) => Media.createAlbum(options),
 };
+
+/** The project's own plugin (plugins/lan-discovery): the phone's camera transport. */
+export const lanDiscovery = registerPlugin<LanDiscoveryPlugin>('LanDiscovery');

@@ -70,8 +70,19 @@ export function ScanStatusLine({ scan }: { scan: ScanState }) {
 
 const TIPS = ['power', 'network', 'onvif', 'vpn', 'guest'] as const;
 
+/** The tips as said to someone scanning from a computer (the helper) or from the phone itself. */
+export type ScanTips = 'computer' | 'phone';
+
 /** Nothing recordable found: what usually helps, and the manual way. */
-export function EmptyScan({ onRescan, manualTo }: { onRescan: () => void; manualTo: string | null }) {
+export function EmptyScan({
+  onRescan,
+  manualTo,
+  tips = 'computer',
+}: {
+  onRescan: () => void;
+  manualTo: string | null;
+  tips?: ScanTips;
+}) {
   const { t } = useTranslation('discovery');
   return (
     <div
@@ -84,7 +95,7 @@ export function EmptyScan({ onRescan, manualTo }: { onRescan: () => void; manual
       </h3>
       <ul className="list-disc space-y-1 pl-5 text-sm text-slate-300">
         {TIPS.map((tip) => (
-          <li key={tip}>{t(`scan.empty.tips.${tip}`)}</li>
+          <li key={tip}>{t(tips === 'phone' ? `phoneFlow.emptyTips.${tip}` : `scan.empty.tips.${tip}`)}</li>
         ))}
       </ul>
       <div className="flex flex-wrap gap-3">
@@ -137,6 +148,7 @@ export function ScanStep({
   onStart,
   onStop,
   onNext,
+  tips,
 }: {
   scan: ScanState;
   selected: readonly string[];
@@ -144,6 +156,7 @@ export function ScanStep({
   onStart: () => void;
   onStop: () => void;
   onNext: () => void;
+  tips?: ScanTips;
 }) {
   const { t } = useTranslation('discovery');
   // Arriving here directly (a reload, the forward button) starts a scan.
@@ -172,7 +185,7 @@ export function ScanStep({
           label={t('scan.listLabel')}
         />
       ) : null}
-      {nothing ? <EmptyScan onRescan={onStart} manualTo="/cameras/add?type=stream" /> : null}
+      {nothing ? <EmptyScan onRescan={onStart} manualTo="/cameras/add?type=stream" tips={tips} /> : null}
       <div className="flex flex-wrap items-center justify-end gap-3 border-t border-slate-800 pt-4">
         <span className="text-sm text-slate-400">{t('scan.selected', { count: chosen })}</span>
         <Button onClick={onNext} disabled={chosen === 0}>
