@@ -2,8 +2,16 @@ import { createSocket } from 'node:dgram';
 import { createNodeTransport } from '@homesitter/cameras';
 import { startSimulatedCameras, type SimulatedCameras } from '@homesitter/cameras/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, openPage, seriousViolations, signUpInBrowser, uniqueEmail, verifyByMail } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  e2eServer,
+  launch,
+  openPage,
+  seriousViolations,
+  signUpInBrowser,
+  uniqueEmail,
+  verifyByMail,
+} from './browser';
 
 /**
  * Finding cameras with the phone itself (issue 33), as the iOS and Android apps do it, in the browser build at
@@ -12,8 +20,7 @@ import { launch, openPage, seriousViolations, signUpInBrowser, uniqueEmail, veri
  * on 127.0.4.0/28 by unicast WS-Discovery from 127.0.4.1, tests a camera, and has the real server of the
  * suite pull and configure them. No desktop helper runs.
  */
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const LOGIN = { username: 'admin', password: 'e2e-phone-pass' };
 const PHONE_ADDRESS = '127.0.4.1';
