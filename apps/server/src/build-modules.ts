@@ -10,7 +10,7 @@ import { createCamerasModule } from './modules/cameras/cameras.module.js';
 import { createChatModule } from './modules/chat/chat.module.js';
 import { createHelperModule } from './modules/helper/helper.module.js';
 import { createHighlightsModule } from './modules/highlights/highlights.module.js';
-import { createIngestModule } from './modules/ingest/ingest.module.js';
+import { createIngestModule, privateEventsToday } from './modules/ingest/ingest.module.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { createMemoriesModule } from './modules/memories/memories.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
@@ -70,7 +70,16 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
   const memories = createMemoriesModule(context, { caches });
   const recognition = createRecognitionModule(context, { vision: deps.vision });
   const sites = createSitesModule(context, { memories: memories.api });
-  const cameras = createCamerasModule(context, { caches, secrets: deps.secrets });
+  const cameras = createCamerasModule(context, {
+    caches,
+    secrets: deps.secrets,
+    // A count is not worth a failed cameras list (e.g. a time zone the database does not know): none shown.
+    privateEventsToday: (userId) =>
+      privateEventsToday(database.db, userId).catch((err: unknown) => {
+        context.log.warn({ err, userId }, 'could not count the events private mode dropped today');
+        return new Map<string, number>();
+      }),
+  });
   const realtime = await createRealtimeModule(context, {
     fanout: deps.fanout,
     signingKey: deps.signingKey,

@@ -69,6 +69,11 @@ describe('cameras and properties', () => {
   });
 
   it('creates a property and asks to associate all memories with it', async () => {
+    // The prompt is only for a user with memories to associate.
+    await page.goto(`${baseUrl}/memories/other/new`);
+    await page.getByLabel('What should the home sitter remember?').fill('The plumber comes this week');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/\/memories\/other\/[0-9a-f-]{36}$/);
     await page.goto(`${baseUrl}/cameras`);
     await card('Front Door').waitFor();
     await page.getByRole('button', { name: 'New property' }).click();

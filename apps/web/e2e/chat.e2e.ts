@@ -186,7 +186,10 @@ describe('chat', () => {
 
 describe('highlights', () => {
   it('shows the empty state for a day without summaries, and a date picker for earlier days', async () => {
-    const context = await signedInContext(browser, await verifiedUser('highlights'));
+    const session = await verifiedUser('highlights');
+    // With a camera: without one the page offers to add the first camera instead (onboarding.e2e.ts).
+    await post('/api/users/cameras', { name: 'Porch' }, { authorization: `Bearer ${session.idToken}` });
+    const context = await signedInContext(browser, session);
     const { page, errors } = await openPage(context);
     await page.goto(`${baseUrl}/highlights`);
     await page.getByRole('heading', { name: 'Highlights' }).waitFor();

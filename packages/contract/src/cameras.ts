@@ -171,6 +171,13 @@ export const cameraSchema = z.object({
     ),
   snapshot_date_time_utc: z.string().nullable(),
   created_at: z.string(),
+  private_events_today: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      "Events the camera sent today (the owner's time zone) that private mode did not keep; only counted",
+    ),
 });
 export type Camera = z.infer<typeof cameraSchema>;
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { lanAddress } from './lan-address.js';
 
 describe('config', () => {
   it('runs on its embedded defaults', () => {
@@ -41,6 +42,16 @@ describe('config', () => {
       loadConfig({ PUBLIC_HOST: 'cams.example.com', FTP_PUBLIC_HOST: '203.0.113.9' }).FTP_PUBLIC_HOST,
     ).toBe('203.0.113.9');
     expect(() => loadConfig({ FTP_PASV_PER_USER: '0' })).toThrow(/FTP_PASV_PER_USER/);
+  });
+
+  it("gives cameras this machine's LAN address, never localhost, when PUBLIC_URL names the machine itself", () => {
+    const lan = lanAddress();
+    expect(lan).not.toMatch(/^(localhost|127\.)/);
+    expect(loadConfig({}).PUBLIC_HOST).toBe(lan);
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).PUBLIC_HOST).toBe(lan);
+    expect(loadConfig({ PUBLIC_HOST: 'cams.example.com' }).PUBLIC_HOST).toBe('cams.example.com');
+    // The passive FTP address stays "the address each camera connected to" unless set on purpose.
+    expect(loadConfig({}).FTP_PUBLIC_HOST).toBeUndefined();
   });
 
   it('parses lists and booleans', () => {

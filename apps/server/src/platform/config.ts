@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SERVER_CAMERA_NETWORKS } from '@homesitter/cameras';
 import { z } from 'zod';
+import { isLoopbackHost, lanAddress } from './lan-address.js';
 
 /**
  * Every environment variable the server reads, declared once: name, schema, default and a one-line doc.
@@ -197,7 +198,7 @@ export const settings = {
   PUBLIC_HOST: setting(
     optionalString,
     undefined,
-    'Host name cameras upload to over FTP and email (default: the host of `PUBLIC_URL`)',
+    "Host name cameras upload to over FTP and email (default: the host of `PUBLIC_URL`, or this machine's LAN address when that is localhost)",
   ),
   FTP_PORT: setting(
     z.coerce.number().int().min(0).max(65535),
@@ -517,7 +518,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Only a PUBLIC_HOST set on purpose is a passive FTP address: the one derived from PUBLIC_URL (localhost by
   // default) may not be reachable from a camera, while the address it connected to is.
   config.FTP_PUBLIC_HOST = config.FTP_PUBLIC_HOST ?? config.PUBLIC_HOST;
-  config.PUBLIC_HOST = config.PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname;
+  // Cameras never reach "localhost": with no public name, they upload to this machine's LAN address.
+  const urlHost = new URL(config.PUBLIC_URL).hostname;
+  config.PUBLIC_HOST = config.PUBLIC_HOST ?? (isLoopbackHost(urlHost) ? lanAddress() : urlHost);
   // Billing limits users to their free events when asked to, or by default once Stripe is configured.
   config.BILLING_ENABLED = config.BILLING_ENABLED ?? config.STRIPE_SECRET_KEY !== undefined;
   if (config.AUTH_JWKS_URL && !config.AUTH_ISSUER) {

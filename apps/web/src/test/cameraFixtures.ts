@@ -25,6 +25,7 @@ export function cameraFixture(over: Partial<Camera> = {}): Camera {
     snapshot_url: null,
     snapshot_date_time_utc: null,
     created_at: '2026-11-25T09:00:00Z',
+    private_events_today: 0,
     ...over,
   };
 }

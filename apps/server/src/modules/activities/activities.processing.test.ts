@@ -3,7 +3,13 @@ import type { Activity } from '@homesitter/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, TEST_ADMIN_TOKEN, type TestUser } from '../../../test/app.js';
+import {
+  afternoonTimeZone,
+  createTestApp,
+  signUp,
+  TEST_ADMIN_TOKEN,
+  type TestUser,
+} from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
 import { hasFfmpeg, makeClip } from '../../../test/clips.js';
 import { jpegWithLocation } from '../../../test/images.js';
@@ -464,6 +470,52 @@ describe('private mode keeps nothing', () => {
     expect((await camerasOf(a.t, aliceId)).find((c) => c.name === 'Bedroom')?.lastActivityAt).toBeNull();
     const after = (await countersOf(a.t, aliceId)).find((c) => c.reason === 'private_mode')?.count ?? 0;
     expect(after - before).toBe(2);
+  });
+});
+
+describe("private mode's count of what it did not keep", () => {
+  it("tells the camera's owner today's dropped events, files 10 s apart being one, and refreshes the list", async () => {
+    // Where it is early afternoon, so the minutes before now are today there whenever this runs.
+    const dave = await signUp(a.t, { timezone: afternoonTimeZone() });
+    const daveId = await userIdOf(a.t, dave);
+    const list = async () => {
+      const res = await a.t.app.inject({ method: 'GET', url: '/api/users/cameras', headers: dave.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ data: { name: string; private_events_today: number }[] }>().data;
+    };
+    for (const name of ['Shed', 'Garden']) {
+      const add = await a.t.app.inject({
+        method: 'POST',
+        url: '/api/users/cameras',
+        headers: dave.auth,
+        payload: { name },
+      });
+      expect(add.statusCode, add.body).toBe(201);
+    }
+    // Read once, so the list is cached: the drops must refresh it.
+    expect((await list()).map((c) => c.private_events_today)).toEqual([0, 0]);
+    const on = await a.t.app.inject({
+      method: 'POST',
+      url: '/api/users/update-global-privacy-mode',
+      headers: dave.auth,
+      payload: { is_global_privacy_mode_enabled: true },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+
+    const now = Date.now();
+    const ups = [
+      await plantUpload(a, daveId, image('shed', new Date(now - 60_000))),
+      await plantUpload(a, daveId, video('Shed', new Date(now - 55_000))),
+      await plantUpload(a, daveId, image('Shed', new Date(now - 20_000))),
+      // Yesterday's (two days back) is not today's.
+      await plantUpload(a, daveId, image('Shed', new Date(now - 2 * 86_400_000))),
+    ];
+    for (const up of ups) expect(await process(up.id)).toBe('dropped');
+
+    expect(await list()).toEqual([
+      expect.objectContaining({ name: 'Garden', private_events_today: 0 }),
+      expect.objectContaining({ name: 'Shed', private_events_today: 2 }),
+    ]);
   });
 });
 

@@ -118,14 +118,19 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
     await storage.delete(key).catch((err: unknown) => log.error({ err, key }, 'could not delete an upload'));
   }
 
-  /** Private mode keeps nothing: the bytes go first, then the row says so and the day's counter counts it. */
+  /**
+   * Private mode keeps nothing: the bytes go first, then the row says so and the day's counter counts it. The
+   * owner's cameras list counts it too ("Private: 3 events not kept today"), so it is told of a change.
+   */
   async function drop(upload: UploadRow): Promise<'dropped'> {
     await storage.delete(upload.storageKey);
     const at = deps.now();
-    await repo.transaction(async (q) => {
-      if (await q.finishUpload(upload.id, 'dropped', null, at))
-        await q.bumpCounter(upload.userId, utcDay(at), 'private_mode');
+    const dropped = await repo.transaction(async (q) => {
+      if (!(await q.finishUpload(upload.id, 'dropped', null, at))) return false;
+      await q.bumpCounter(upload.userId, utcDay(at), 'private_mode');
+      return true;
     });
+    if (dropped) await deps.events.emit('cameras.changed', { userId: upload.userId });
     return 'dropped';
   }
 

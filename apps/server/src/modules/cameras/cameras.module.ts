@@ -26,7 +26,15 @@ export type { HelperCamera, HelperCameras, HelperCameraState } from './helper-ca
  */
 export function createCamerasModule(
   context: ModuleContext,
-  needs: { caches: ReadCaches; secrets: SecretBox },
+  needs: {
+    caches: ReadCaches;
+    secrets: SecretBox;
+    /**
+     * Per camera name (lower case), the events private mode dropped today: the ingest's statement (its table
+     * `uploads`), named by its shape since the ingest is built after this module and needs it.
+     */
+    privateEventsToday: (userId: string) => Promise<Map<string, number>>;
+  },
 ) {
   const { config, events } = context;
   const repo = createCamerasRepository(context.database.db);
@@ -46,6 +54,7 @@ export function createCamerasModule(
     events,
     userIdOf: needs.caches.userIds.userIdOf,
     snapshotUrl: snapshots.url,
+    privateEventsToday: needs.privateEventsToday,
     networks,
     // Every write that changes the list drops the user's entry; the lifetime only bounds a mistake.
     lists: needs.caches.create({

@@ -42,6 +42,8 @@ export interface CamerasServiceDeps {
   lists?: ReadCache<SerializedResponse>;
   /** A signed URL of a stored snapshot (the latest frame, or the newest activity's thumbnail). */
   snapshotUrl: (key: string) => Promise<string>;
+  /** Per camera name (lower case), the events private mode dropped today (the ingest's count). */
+  privateEventsToday?: (userId: string) => Promise<Map<string, number>>;
   /** Where stream cameras may be: an address outside `CAMERA_NETWORKS` is refused before it is stored. */
   networks: NetworkPolicy;
   now?: () => Date;
@@ -83,7 +85,7 @@ const showsActivityThumbnail = (row: CameraRow) =>
   row.connectionType === 'upload' || row.connectionType === 'helper';
 
 /** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
-export function toCamera(row: CameraRow, snapshotUrl: string | null = null): Camera {
+export function toCamera(row: CameraRow, snapshotUrl: string | null = null, privateEventsToday = 0): Camera {
   const code = row.configurationErrorCode as keyof typeof CAMERA_CONFIGURATION_ERRORS | null;
   return {
     camera_uuid: row.id,
@@ -108,6 +110,7 @@ export function toCamera(row: CameraRow, snapshotUrl: string | null = null): Cam
     snapshot_url: row.snapshotKey ? snapshotUrl : null,
     snapshot_date_time_utc: row.snapshotKey ? (row.snapshotAt?.toISOString() ?? null) : null,
     created_at: row.createdAt.toISOString(),
+    private_events_today: privateEventsToday,
   };
 }
 
@@ -129,12 +132,21 @@ export function createCamerasService(deps: CamerasServiceDeps) {
    */
   async function renderAll(rows: CameraRow[]): Promise<Camera[]> {
     const uploads = rows.filter(showsActivityThumbnail).map((r) => r.id);
-    const thumbnails = await repo.latestThumbnails(uploads);
+    const [thumbnails, dropped] = await Promise.all([
+      repo.latestThumbnails(uploads),
+      rows.length > 0 && deps.privateEventsToday
+        ? deps.privateEventsToday(rows[0]!.userId)
+        : new Map<string, number>(),
+    ]);
     return Promise.all(
       rows.map(async (row) => {
         const thumbnail = thumbnails.get(row.id);
         const shown = thumbnail ? { ...row, snapshotKey: thumbnail.key, snapshotAt: thumbnail.at } : row;
-        return toCamera(shown, shown.snapshotKey ? await deps.snapshotUrl(shown.snapshotKey) : null);
+        return toCamera(
+          shown,
+          shown.snapshotKey ? await deps.snapshotUrl(shown.snapshotKey) : null,
+          dropped.get(row.name.toLowerCase()) ?? 0,
+        );
       }),
     );
   }

@@ -15,6 +15,11 @@ export { countIngestEvent, type IngestCounterReason } from './ingest.repository.
  * failed, released, deleted): `uploads` is the ingest's table, and the processing (activities) runs them on
  * its own transaction.
  */
+/**
+ * The events private mode dropped today per camera, which the cameras list shows; handed to the cameras
+ * module by build-modules.ts (cameras is built before the ingest, which needs it).
+ */
+export { privateEventsToday } from './ingest.repository.js';
 export {
   deleteUploadRows,
   findUploadRow,

@@ -1,3 +1,4 @@
+import { ACTIVITY_GROUPING_SECONDS } from '@homesitter/contract';
 import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import {
@@ -7,6 +8,7 @@ import {
   type MediaKind,
 } from '../../platform/db/schema/ingest.js';
 import { cameraUploadCredentials } from '../../platform/db/schema/cameras.js';
+import { users } from '../../platform/db/schema/users.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -225,3 +227,40 @@ export function createIngestRepository(db: Db) {
   };
 }
 export type IngestRepository = ReturnType<typeof createIngestRepository>;
+
+/** Files closer than this are one event (a literal: the window function compares it per row). */
+const GROUPING_INTERVAL = sql.raw(`interval '${ACTIVITY_GROUPING_SECONDS} seconds'`);
+
+/**
+ * Per camera name (lower case), the events private mode dropped since the start of the owner's day (in their
+ * time zone, UTC when unset): the dropped rows stay for the retention period without their bytes. Files less
+ * than 10 s apart are one event, as the processing would have grouped them (ACTIVITY_GROUPING_SECONDS).
+ */
+export async function privateEventsToday(db: Db, userId: string): Promise<Map<string, number>> {
+  const zone = sql`coalesce(${users.timezone}, 'UTC')`;
+  const marked = db
+    .select({
+      name: sql<string>`lower(${uploads.cameraName})`.as('name'),
+      starts: sql<boolean>`coalesce(${uploads.receivedAt} - lag(${uploads.receivedAt}) over (
+        partition by lower(${uploads.cameraName}) order by ${uploads.receivedAt}
+      ) > ${GROUPING_INTERVAL}, true)`.as('starts'),
+    })
+    .from(uploads)
+    .innerJoin(users, eq(users.id, uploads.userId))
+    .where(
+      and(
+        eq(uploads.userId, userId),
+        eq(uploads.status, 'dropped'),
+        sql`${uploads.receivedAt} >= (date_trunc('day', now() at time zone ${zone}) at time zone ${zone})`,
+      ),
+    )
+    .as('marked');
+  const rows = await db
+    .select({
+      name: marked.name,
+      events: sql<number>`count(*) filter (where ${marked.starts})`.mapWith(Number),
+    })
+    .from(marked)
+    .groupBy(marked.name);
+  return new Map(rows.map((r) => [r.name, r.events]));
+}

@@ -8,6 +8,7 @@ import { Button } from '../../shared/ui/Button';
 import { PageSpinner } from '../../shared/ui/Skeletons';
 import { AuthForm } from './AuthForm';
 import { AuthShell } from './AuthShell';
+import { ProductPitch } from './ProductPitch';
 import { isAllowedRedirect, isLoopbackRedirect } from './redirect';
 import { useSignupEnabled } from './signup';
 import { useAuthSubmit, type AuthMode } from './useAuthSubmit';
@@ -95,6 +96,7 @@ export default function AuthPage() {
     <AuthShell
       title={t(showWaitlist ? 'waitlist.pageTitle' : isSignUp ? 'auth.signUpTitle' : 'auth.signInTitle')}
       subtitle={t(isSignUp ? 'auth.signUpSubtitle' : 'auth.signInSubtitle')}
+      intro={isSignUp ? <ProductPitch /> : null}
     >
       {showWaitlist ? (
         <WaitlistView onBackToSignIn={() => setMode('signIn')} />

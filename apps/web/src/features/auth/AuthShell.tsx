@@ -6,14 +6,19 @@ import { Logo } from '../../shared/ui/Logo';
 import { LegalLinks } from '../../shared/ui/LegalLinks';
 import { StoreLinks } from '../../shared/ui/StoreLinks';
 
-/** The frame of the public auth screens: logo, a centred card, legal links and store links. */
+/**
+ * The frame of the public auth screens: logo, an optional intro above a centred card, legal links and store
+ * links.
+ */
 export function AuthShell({
   title,
   subtitle,
+  intro,
   children,
 }: {
   title: string;
   subtitle?: ReactNode;
+  intro?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -30,6 +35,7 @@ export function AuthShell({
         <PublicLanguageSelect />
       </header>
       <main className="mx-auto mt-8 w-full max-w-md flex-1">
+        {intro}
         <div className="rounded-2xl bg-slate-900/90 p-6 shadow-2xl ring-1 ring-slate-800 sm:p-8">
           <h1 className="text-2xl font-semibold tracking-tight text-white">{title}</h1>
           {subtitle ? <div className="mt-2 text-sm text-slate-300">{subtitle}</div> : null}

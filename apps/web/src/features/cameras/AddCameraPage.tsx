@@ -134,7 +134,11 @@ export default function AddCameraPage() {
   const kind: Kind = search.get('type') === 'stream' ? 'stream' : 'upload';
   const following = search.get('camera');
   const editing = search.get('edit') === '1';
-  const [draft, setDraft] = useState<StreamDraft>({ name: '', siteUuid: null, values: emptyStreamForm });
+  const [draft, setDraft] = useState<StreamDraft>({
+    name: '',
+    siteUuid: undefined,
+    values: emptyStreamForm,
+  });
   const [sent, setSent] = useState<CameraConnectionInput | null>(null);
   useCamerasRealtime();
 

@@ -7,8 +7,10 @@ import { Link } from 'react-router';
 import { cn } from '../../shared/ui/cn';
 import { useProfile } from '../user/profile';
 import { formatDateTime } from './format';
+import { PrivateDrops } from './PrivateDrops';
 import { SnapshotImage } from './SnapshotImage';
 import { StatusBadge } from './StatusBadge';
+import { useIsPrivate } from './useIsPrivate';
 
 /**
  * One camera in the list: its latest snapshot (an honest "No activity yet" until there is one), name, last
@@ -17,6 +19,7 @@ import { StatusBadge } from './StatusBadge';
 export function CameraCard({ camera }: { camera: Camera }) {
   const { t, i18n } = useTranslation('cameras');
   const timeZone = useProfile().data?.timezone;
+  const isPrivate = useIsPrivate(camera);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, isDragging } = useDraggable({
     id: camera.name,
   });
@@ -48,10 +51,18 @@ export function CameraCard({ camera }: { camera: Camera }) {
           />
         ) : (
           <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-400">
-            <div className="flex flex-col items-center gap-2 text-xs">
-              <CameraOff className="size-6" aria-hidden="true" />
-              {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
-            </div>
+            {isPrivate ? (
+              // Private mode keeps no snapshot: waiting for one would be a promise that is not kept.
+              <div className="flex flex-col items-center gap-2 text-xs text-amber-200">
+                <EyeOff className="size-6" aria-hidden="true" />
+                {t('status.private')}
+              </div>
+            ) : (
+              <div className="flex flex-col items-center gap-2 text-xs">
+                <CameraOff className="size-6" aria-hidden="true" />
+                {camera.last_activity_date_time_utc ? t('card.noSnapshot') : t('card.noActivity')}
+              </div>
+            )}
           </div>
         )}
         <div className="flex items-start justify-between gap-2 p-3 pr-12">
@@ -64,6 +75,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
                   })
                 : t('card.noActivity')}
             </p>
+            <PrivateDrops camera={camera} className="mt-0.5 truncate" />
           </div>
           <div className="flex shrink-0 items-center gap-1.5">
             {camera.settings.is_private_mode_enabled ? (

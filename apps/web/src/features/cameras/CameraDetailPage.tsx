@@ -18,6 +18,7 @@ import { ConnectionSummary } from './ConnectionSummary';
 import { CameraLiveView } from './live/CameraLiveView';
 import { PastActivities } from './PastActivities';
 import { RenameCameraDialog } from './RenameCameraDialog';
+import { PrivateDrops } from './PrivateDrops';
 import { StatusBadge } from './StatusBadge';
 import { useCamerasRealtime } from './useCamerasRealtime';
 
@@ -53,6 +54,7 @@ export default function CameraDetailPage() {
       <SettingsHeader title={data.name} back="/cameras" />
       <div className="-mt-3 mb-5 flex flex-wrap items-center gap-2">
         <StatusBadge camera={data} />
+        <PrivateDrops camera={data} className="text-sm" />
         <span className="flex-1" />
         <Link
           to={viewPath}

@@ -67,7 +67,8 @@ export default function CameraSetupPage() {
       {creds.data ? (
         <div className="flex flex-col gap-4">
           <Card>
-            <h2 className="mb-4 text-lg font-semibold text-white">{t('setup.ftp')}</h2>
+            <h2 className="mb-2 text-lg font-semibold text-white">{t('setup.ftp')}</h2>
+            <p className="mb-4 text-sm text-slate-300">{t('setup.ftpName')}</p>
             <dl className="grid gap-4 sm:grid-cols-2">
               <CopyField label={t('setup.host')} value={creds.data.ftp_host} />
               <CopyField label={t('setup.port')} value={String(creds.data.ftp_port)} />
@@ -76,7 +77,8 @@ export default function CameraSetupPage() {
             </dl>
           </Card>
           <Card>
-            <h2 className="mb-4 text-lg font-semibold text-white">{t('setup.email')}</h2>
+            <h2 className="mb-2 text-lg font-semibold text-white">{t('setup.email')}</h2>
+            <p className="mb-4 text-sm text-slate-300">{t('setup.emailName')}</p>
             <dl className="grid gap-4 sm:grid-cols-2">
               <CopyField label={t('setup.emailAddress')} value={creds.data.email_address} />
               <CopyField label={t('setup.smtpHost')} value={creds.data.smtp_host} />

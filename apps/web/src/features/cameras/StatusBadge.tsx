@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import type { Camera } from '@homesitter/contract';
 import { cn } from '../../shared/ui/cn';
 import { cameraStatus, type StatusFields, type StatusTone } from './cameraStatus';
+import { useIsPrivate } from './useIsPrivate';
 
 const tones: Record<StatusTone, string> = {
   neutral: 'bg-slate-800 text-slate-300 ring-slate-700',
@@ -11,9 +13,9 @@ const tones: Record<StatusTone, string> = {
 };
 
 /** The camera's state in one word (upload: events or not yet; stream: configuration, then the stream). */
-export function StatusBadge({ camera }: { camera: StatusFields }) {
+export function StatusBadge({ camera }: { camera: StatusFields & Pick<Camera, 'settings'> }) {
   const { t } = useTranslation('cameras');
-  const status = cameraStatus(camera);
+  const status = cameraStatus(camera, useIsPrivate(camera));
   return (
     <span
       data-testid="camera-status"

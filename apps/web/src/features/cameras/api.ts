@@ -7,6 +7,7 @@ import type {
   CameraSettingsPatch,
   Site,
 } from '@homesitter/contract';
+import { MEMORY_LIST_KEYS } from '@homesitter/contract/runtime';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/lib/api';
@@ -18,6 +19,8 @@ export const sitesKey = ['sites'] as const;
 export const cameraDetailsKey = ['camera'] as const;
 export const cameraKey = (name: string) => [...cameraDetailsKey, name.toLowerCase()] as const;
 export const uploadCredentialsKey = ['camera-upload-credentials'] as const;
+/** The property made last in this session (cleared with the rest of the cache at sign-out). */
+const createdSiteKey = ['created-site'] as const;
 /** The memories feature's queries: refreshed after memories are associated with a property. */
 export const memoriesKey = ['memories'] as const;
 
@@ -37,6 +40,21 @@ export function useCameras() {
     refetchInterval: (query) =>
       query.state.data?.some((c) => c.stream_status === 'streaming') ? STREAM_SNAPSHOT_REFRESH_MS : false,
   });
+}
+
+/**
+ * The property a new camera most likely belongs to: the one just created in this session, else the only
+ * one there is; with several and none new, "No property" (null) until the user picks.
+ */
+export function defaultSiteUuid(sites: readonly Site[], created: string | undefined): string | null {
+  if (created && sites.some((s) => s.site_uuid === created)) return created;
+  return sites.length === 1 ? sites[0]!.site_uuid : null;
+}
+
+export function useDefaultSiteUuid(): string | null {
+  const queryClient = useQueryClient();
+  const sites = useSites();
+  return defaultSiteUuid(sites.data ?? [], queryClient.getQueryData<string>(createdSiteKey));
 }
 
 export function useSites() {
@@ -199,6 +217,7 @@ export function useCreateSite() {
         ),
       );
       void queryClient.invalidateQueries({ queryKey: sitesKey });
+      queryClient.setQueryData(createdSiteKey, site.site_uuid);
       notify.success(t('notices.propertyCreated', { name: site.name }));
     },
     onError: () => notify.error(t('notices.propertyCreateFailed')),
@@ -248,6 +267,15 @@ export function useDeleteSite() {
 }
 
 /** docs/product.md §4: Yes in the associate-all prompt calls the bulk association, then refreshes memories. */
+/** How many memories the user keeps, from the memories list (cached with the memories feature's query). */
+export async function countMemories(queryClient: QueryClient): Promise<number> {
+  const all = await queryClient.fetchQuery({
+    queryKey: memoriesKey,
+    queryFn: async () => (await api.call('listMemories', { query: { force: true } })).data,
+  });
+  return Object.values(MEMORY_LIST_KEYS).reduce((sum, key) => sum + all[key].length, 0);
+}
+
 export function useAssociateAllMemories() {
   const queryClient = useQueryClient();
   const { t } = useTranslation('cameras');

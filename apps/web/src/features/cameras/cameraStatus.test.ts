@@ -10,6 +10,19 @@ describe('what a camera badge says', () => {
     );
   });
 
+  it('in private mode (the account\'s or the camera\'s): "Private", not receiving events or a stream', () => {
+    const upload = cameraFixture({ last_activity_date_time_utc: '2026-11-25T10:00:00Z' });
+    expect(cameraStatus(upload, true)).toEqual({ key: 'private', tone: 'warn', reason: null });
+    const stream = cameraFixture({
+      connection_type: 'onvif',
+      configuration_status: 'configured',
+      stream_status: 'streaming',
+    });
+    expect(cameraStatus(stream, true).key).toBe('private');
+    // A setup that failed still says why: private mode does not fix it.
+    expect(cameraStatus({ ...stream, configuration_status: 'failed' }, true).key).toBe('failed');
+  });
+
   it('stream cameras: the configuration until it is done, then the stream', () => {
     const stream = (over: Parameters<typeof cameraFixture>[0]) =>
       cameraStatus(cameraFixture({ connection_type: 'onvif', ...over }));

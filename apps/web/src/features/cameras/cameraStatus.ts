@@ -33,10 +33,14 @@ export type StatusFields = Pick<
 
 /**
  * What is true of a camera in one word. Upload cameras have nothing to configure: they either send events
- * or have not yet. Stream cameras show their configuration until it is done, then their stream.
+ * or have not yet. Stream cameras show their configuration until it is done, then their stream. In private
+ * mode (the account's or the camera's) nothing is kept, so a camera says "Private" rather than that it
+ * receives events or waits for a snapshot.
  */
-export function cameraStatus(camera: StatusFields): CameraStatusView {
+export function cameraStatus(camera: StatusFields, isPrivate = false): CameraStatusView {
+  const privateView: CameraStatusView = { key: 'private', tone: 'warn', reason: null };
   if (camera.connection_type === 'upload') {
+    if (isPrivate) return privateView;
     return camera.last_activity_date_time_utc
       ? { key: 'receivingEvents', tone: 'good', reason: null }
       : { key: 'waitingForEvents', tone: 'neutral', reason: null };
@@ -51,13 +55,14 @@ export function cameraStatus(camera: StatusFields): CameraStatusView {
     case 'configured':
       break;
   }
+  if (isPrivate) return privateView;
   switch (camera.stream_status) {
     case 'streaming':
       return { key: 'streaming', tone: 'good', reason: null };
     case 'reconnecting':
       return { key: 'reconnecting', tone: 'warn', reason: camera.stream_error };
     case 'private':
-      return { key: 'private', tone: 'warn', reason: null };
+      return privateView;
     case 'stopped':
       return { key: 'stopped', tone: 'neutral', reason: null };
     case 'connecting':

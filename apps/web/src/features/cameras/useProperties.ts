@@ -1,13 +1,18 @@
 import type { Site } from '@homesitter/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useAssociateAllMemories, useCreateSite, useDeleteSite, useRenameSite } from './api';
+import { countMemories, useAssociateAllMemories, useCreateSite, useDeleteSite, useRenameSite } from './api';
 
-/** State of the properties dialogs: create → associate-all prompt, rename, delete confirmation. */
+/**
+ * State of the properties dialogs: create → associate-all prompt (only when there are memories to
+ * associate), rename, delete confirmation.
+ */
 export function useProperties() {
   const create = useCreateSite();
   const rename = useRenameSite();
   const remove = useDeleteSite();
   const associate = useAssociateAllMemories();
+  const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<Site | null>(null);
   const [deleting, setDeleting] = useState<Site | null>(null);
@@ -29,7 +34,11 @@ export function useProperties() {
       create.mutate(name, {
         onSuccess: (site) => {
           setCreating(false);
-          setAskAssociate(site);
+          // Without memories there is nothing to ask about; if they cannot be counted, ask as before.
+          countMemories(queryClient).then(
+            (count) => count > 0 && setAskAssociate(site),
+            () => setAskAssociate(site),
+          );
         },
       }),
     submitRename: (name: string) => {

@@ -1,8 +1,9 @@
 import type { NotableMoment } from '@homesitter/contract';
 import * as Dialog from '@radix-ui/react-dialog';
-import { ArrowDown, RefreshCw, Sparkles, X } from 'lucide-react';
+import { ArrowDown, Plus, RefreshCw, Sparkles, X } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Alert } from '../../shared/ui/Alert';
 import { Button } from '../../shared/ui/Button';
 import { HighlightsSkeleton } from '../../shared/ui/Skeletons';
@@ -10,6 +11,7 @@ import { inputClass } from '../../shared/ui/TextField';
 import { cn } from '../../shared/ui/cn';
 import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 import { dayIn, zoneToName } from '../../shared/lib/time';
+import { useCameras } from '../cameras/api';
 import { useProfile } from '../user/profile';
 import { useActivitySummaries, useHighlightsRealtime } from './highlightsApi';
 import { DailySummaryCard, HourlyCard } from './SummaryCards';
@@ -26,6 +28,8 @@ export default function HighlightsPage() {
   const date = picked ?? today;
   const [clip, setClip] = useState<NotableMoment | null>(null);
   const summaries = useActivitySummaries(date);
+  const cameras = useCameras();
+  const noCameras = cameras.data?.length === 0;
   useHighlightsRealtime();
   const refresh = () => void summaries.refetch();
   const { pull, ready: pullReady } = usePullToRefresh(refresh);
@@ -91,8 +95,19 @@ export default function HighlightsPage() {
       ) : daily.length === 0 && hourly.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-2xl bg-slate-900 px-6 py-12 text-center ring-1 ring-slate-800">
           <Sparkles className="size-10 text-brand-400" aria-hidden="true" />
-          <h2 className="text-base font-semibold text-white">{t('empty.title')}</h2>
-          <p className="max-w-sm text-sm text-slate-400">{t('empty.text')}</p>
+          <h2 className="text-base font-semibold text-white">
+            {t(noCameras ? 'noCameras.title' : 'empty.title')}
+          </h2>
+          <p className="max-w-sm text-sm text-slate-400">{t(noCameras ? 'noCameras.text' : 'empty.text')}</p>
+          {noCameras ? (
+            <Link
+              to="/cameras/add"
+              className="mt-2 inline-flex h-10 items-center gap-2 rounded-lg bg-brand-500 px-4 text-sm font-semibold text-slate-950 hover:bg-brand-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400"
+            >
+              <Plus className="size-4" aria-hidden="true" />
+              {t('noCameras.action')}
+            </Link>
+          ) : null}
         </div>
       ) : (
         <div className="flex flex-col gap-6">

@@ -4,9 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../shared/ui/Button';
 import { inputClass, TextField } from '../../shared/ui/TextField';
+import { useDefaultSiteUuid } from '../cameras/api';
 import { CATEGORY_FIELDS, REQUIRED_FIELDS, type FieldName } from './categories';
 import { useProfile } from '../user/profile';
 import { expirationFromInput, tomorrowInput } from './expiry';
+import { NewPhotosField } from './NewPhotosField';
 import { PropertyChips } from './PropertyChips';
 
 type Values = Record<FieldName | 'notes', string>;
@@ -40,18 +42,25 @@ function toBody(category: MemoryCategory, v: Values, sites: string[], until: str
   return body;
 }
 
-/** Create or edit a memory in place: the category's fields, notes and properties. */
+/**
+ * Create or edit a memory in place: the category's fields, notes and properties; a new memory also takes its
+ * first photos and starts with the property a new camera would (the one just made, or the only one).
+ */
 export function MemoryForm(props: {
   category: MemoryCategory;
   memory?: Memory;
   busy: boolean;
-  onSubmit: (body: MemoryBody) => void;
+  onSubmit: (body: MemoryBody, photos: File[]) => void;
   onCancel?: () => void;
 }) {
   const { t } = useTranslation('memories');
   const { category, memory } = props;
   const [values, setValues] = useState<Values>(() => initialValues(memory));
-  const [sites, setSites] = useState<string[]>(memory?.property_associations ?? []);
+  // Untouched (undefined) follows the default, known only once the properties have loaded.
+  const [picked, setSites] = useState<string[] | undefined>(memory?.property_associations);
+  const defaultSite = useDefaultSiteUuid();
+  const sites = picked ?? (defaultSite ? [defaultSite] : []);
+  const [photos, setPhotos] = useState<File[]>([]);
   const [shortTerm, setShortTerm] = useState(false);
   const timeZone = useProfile().data?.timezone;
   const [until, setUntil] = useState(() => tomorrowInput(new Date(), timeZone));
@@ -62,7 +71,7 @@ export function MemoryForm(props: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (missing) return;
-    props.onSubmit(toBody(category, values, sites, !memory && shortTerm ? until : null));
+    props.onSubmit(toBody(category, values, sites, !memory && shortTerm ? until : null), photos);
   };
 
   return (
@@ -109,6 +118,12 @@ export function MemoryForm(props: {
         />
       </div>
       <PropertyChips selected={sites} onChange={setSites} />
+      {memory ? null : <NewPhotosField files={photos} onChange={setPhotos} />}
+      {!memory && category === 'people' ? (
+        <p className="text-sm text-slate-400" data-testid="recognition-note">
+          {t('recognitionNote')}
+        </p>
+      ) : null}
       {memory ? null : (
         <div className="flex flex-col gap-2">
           <label className="flex items-center gap-2 text-sm text-slate-200">

@@ -102,13 +102,15 @@ export async function uploadMemoryImage(
   return answer.data.image;
 }
 
-/** Refreshes a memory after photos were added. */
+/** Reads a memory again after photos were added. */
+export async function refreshMemory(queryClient: QueryClient, category: MemoryCategory, id: string) {
+  const memory = (await api.call('getMemory', { params: { category, id } })).data;
+  store(queryClient, memory);
+}
+
 export function useRefreshMemory(category: MemoryCategory, id: string) {
   const queryClient = useQueryClient();
-  return async () => {
-    const memory = (await api.call('getMemory', { params: { category, id } })).data;
-    store(queryClient, memory);
-  };
+  return () => refreshMemory(queryClient, category, id);
 }
 
 export const PREFETCH_DELAY_MS = MEMORIES_PREFETCH_AFTER_LOGIN_MS;

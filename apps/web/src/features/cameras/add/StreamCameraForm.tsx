@@ -6,7 +6,7 @@ import { errorText } from '../../../shared/lib/errors';
 import { Alert } from '../../../shared/ui/Alert';
 import { Button } from '../../../shared/ui/Button';
 import { TextField } from '../../../shared/ui/TextField';
-import { useAddCamera, useCameras, useSites } from '../api';
+import { useAddCamera, useCameras, useDefaultSiteUuid, useSites } from '../api';
 import { SiteSelect } from '../SiteSelect';
 import { useCameraNameField } from '../useCameraNameField';
 import { StreamConnectionFields } from './StreamConnectionFields';
@@ -15,7 +15,8 @@ import { useStreamForm } from './useStreamForm';
 
 export interface StreamDraft {
   name: string;
-  siteUuid: string | null;
+  /** undefined until the user picks: the default property (`useDefaultSiteUuid`). */
+  siteUuid: string | null | undefined;
   values: StreamFormValues;
 }
 
@@ -37,6 +38,8 @@ export function StreamCameraForm({
   const cameras = useCameras();
   const sites = useSites();
   const add = useAddCamera();
+  const defaultSite = useDefaultSiteUuid();
+  const siteUuid = draft.siteUuid === undefined ? defaultSite : draft.siteUuid;
   const name = useCameraNameField(
     (cameras.data ?? []).map((c) => c.name),
     draft.name,
@@ -51,7 +54,7 @@ export function StreamCameraForm({
     if (!nameOk || !connection) return;
     setFailure(null);
     add.mutate(
-      { name: name.value.trim(), site_uuid: draft.siteUuid, connection },
+      { name: name.value.trim(), site_uuid: siteUuid, connection },
       {
         onSuccess: (camera) => onAdded(camera, connection),
         onError: (error) => {
@@ -78,7 +81,7 @@ export function StreamCameraForm({
       />
       <SiteSelect
         sites={sites.data ?? []}
-        value={draft.siteUuid}
+        value={siteUuid}
         onChange={(siteUuid) => onDraftChange({ ...draft, name: name.value, siteUuid })}
       />
       <StreamConnectionFields values={draft.values} onChange={form.onChange} errors={form.errors} />

@@ -6,7 +6,7 @@ import { errorText } from '../../../shared/lib/errors';
 import { notify } from '../../../shared/lib/toast';
 import { Button } from '../../../shared/ui/Button';
 import { TextField } from '../../../shared/ui/TextField';
-import { useAddCamera, useCameras, useSites } from '../api';
+import { useAddCamera, useCameras, useDefaultSiteUuid, useSites } from '../api';
 import { SiteSelect } from '../SiteSelect';
 import { useCameraNameField } from '../useCameraNameField';
 
@@ -19,7 +19,10 @@ export function UploadCameraForm() {
   const sites = useSites();
   const add = useAddCamera();
   const name = useCameraNameField((cameras.data ?? []).map((c) => c.name));
-  const [siteUuid, setSiteUuid] = useState<string | null>(null);
+  // Unpicked (undefined) follows the default, which is known only once the properties have loaded.
+  const [picked, setSiteUuid] = useState<string | null | undefined>(undefined);
+  const defaultSite = useDefaultSiteUuid();
+  const siteUuid = picked === undefined ? defaultSite : picked;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -198,7 +198,10 @@ export default function CameraTestPage() {
         >
           <Logo />
         </Link>
-        <Link to="/auth" className="inline-flex items-center gap-1 text-sm text-brand-400 hover:underline">
+        <Link
+          to={session === 'signedIn' ? '/' : '/auth'}
+          className="inline-flex items-center gap-1 text-sm text-brand-400 hover:underline"
+        >
           <ArrowLeft className="size-4" aria-hidden="true" />
           {t('cameraTest.toApp')}
         </Link>

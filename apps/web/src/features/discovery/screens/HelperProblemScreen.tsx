@@ -47,7 +47,6 @@ function Body({ problem }: { problem: HelperProblem }) {
         <>
           <p>{t('problems.not_running.text')}</p>
           <HelperDownloads />
-          <p>{t('problems.not_running.start')}</p>
           <details className="rounded-lg bg-slate-950/60 p-3 ring-1 ring-slate-800">
             <summary className="cursor-pointer font-medium text-slate-200">
               {t('problems.not_running.runningAlready')}
