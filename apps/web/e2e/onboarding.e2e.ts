@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lanAddress } from '../../server/src/platform/lan-address';
 import {
   DESKTOP,
+  e2eServer,
   launch,
   openPage,
   seriousViolations,
@@ -11,8 +12,7 @@ import {
   verifyByMail,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 
 // An 8×8 red PNG.
 const RED_PNG =

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { testMedia } from '@homesitter/cameras/testing';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   DESKTOP,
+  e2eServer,
   launch,
   openPage,
   signedInContext,
-  verifiedUserViaApi,
   type ApiSession,
+  verifiedUserViaApi,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = e2eServer();
 
 const CAMERA = 'Gate';
 // Two different pictures: the ingest takes a file sent again only once.
