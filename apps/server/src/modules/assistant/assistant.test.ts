@@ -172,10 +172,11 @@ describe('chat answers', () => {
     expect(answer.source_activity_uuid_list).toEqual([carVisit]);
   });
 
-  it('asks when the user was out, and takes the time they give for the same question', async () => {
+  it('answers "while I was out" for the last hours, offers to narrow it, and takes the time they give', async () => {
     const asked = await ask(t, home.user, 'Any cars while I was out?');
-    expect(asked.text).toBe('When were you out? You can say “between 2 and 5 PM” or “this morning”.');
-    expect(asked.source_activity_uuid_list).toEqual([]);
+    expect(asked.text.split('\n')[0]).toBe('I saw a car in the last 8 hours:');
+    expect(asked.text).toMatch(/Tell me when you left and came back .* and I’ll narrow it down\.$/);
+    expect(asked.source_activity_uuid_list).toEqual([carVisit]);
     const answer = await ask(t, home.user, 'in the last hour');
     expect(answer.text.split('\n')[0]).toBe('I saw a car in the last hour:');
     expect(answer.source_activity_uuid_list).toEqual([carVisit]);
@@ -190,7 +191,8 @@ describe('chat answers', () => {
   it('finds a memory by name', async () => {
     const answer = await ask(t, home.user, 'Was Rose here in the last 2 hours?');
     expect(answer.source_activity_uuid_list).toEqual([roseVisit]);
-    expect(answer.text.split('\n')[0]).toBe('I saw Rose once in the last 2 hours:');
+    // A yes/no about someone named: the yes first, then the evidence.
+    expect(answer.text.split('\n')[0]).toBe('Yes. I saw Rose once in the last 2 hours:');
   });
 
   it("never finds another user's activities", async () => {
@@ -394,7 +396,7 @@ describe('understanding before answering (the intent step, end to end)', () => {
 
   it('counts people, not events', async () => {
     const answer = await ask(t, world.user, 'how many people came by today?');
-    expect(answer.text.split('\n')[0]).toMatch(/^I counted four people today, in three events/);
+    expect(answer.text.split('\n')[0]).toMatch(/^I saw four people today \(over three visits;/);
   });
 
   it('answers thanks briefly', async () => {

@@ -19,6 +19,7 @@ import {
   parseQuestion,
   type ParsedQuestion,
   type QuestionContext,
+  awayNarrowing,
   defaultWindow,
   parseTimeWindow,
   windowPhrase,
@@ -68,6 +69,8 @@ export interface AssistantScope {
   }[];
   sites: { id: string; name: string }[];
   memories: (MemoryRow & { siteIds: string[] })[];
+  /** The user's previous chat message, for "while I was out" (never kept in amnesia mode). */
+  lastUsedAt?: Date;
 }
 
 /** The most activities one search reads; the answer says how many matched beyond them. */
@@ -109,6 +112,7 @@ export function questionContext(scope: AssistantScope): QuestionContext {
     memories: scope.memories.flatMap((m) =>
       memoryNames(m).map((name) => ({ uuid: m.id, name, category: m.category })),
     ),
+    ...(scope.lastUsedAt ? { lastUsedAt: scope.lastUsedAt } : {}),
   };
 }
 
@@ -281,6 +285,12 @@ function resultForModel(result: SearchResult, scope: AssistantScope) {
       : {}),
     ...(timing === 'ahead' || timing === 'ask'
       ? { instead_of_searching: timingReply(result.query, scope) }
+      : {}),
+    // "While I was out" with no time away known: the window is a guess the answer must say and offer to narrow.
+    ...(result.query.window?.type === 'away' && result.query.window.guess
+      ? {
+          window_is_a_guess: `No time away is known, so this is ${window}. Say so, and end with: ${awayNarrowing(scope.language)}`,
+        }
       : {}),
     from: result.query.from?.toISOString(),
     to: result.query.to?.toISOString(),

@@ -230,17 +230,9 @@ describe('when the window has not come, is still running, or only the user knows
   });
 
   it.each<[string, Language, string]>([
-    [
-      'Any cars while I was out?',
-      'en',
-      'When were you out? You can say “between 2 and 5 PM” or “this morning”.',
-    ],
-    [
-      'War jemand da, während ich weg war?',
-      'de',
-      'Wann warst du weg? Du kannst zum Beispiel „zwischen 14 und 17 Uhr“ oder „heute Vormittag“ sagen.',
-    ],
-  ])('%s asks when, with no time away known', (text, language, expected) => {
+    ['Any cars while I was out?', 'en', "I didn't see any cars in the last 8 hours."],
+    ['War jemand da, während ich weg war?', 'de', 'Ich habe in den letzten 8 Stunden niemanden gesehen.'],
+  ])('%s looks at the last hours when no time away is known, and says so', (text, language, expected) => {
     expect(composeAnswer(ask(text, language), [], ctx(language)).text).toBe(expected);
   });
 });

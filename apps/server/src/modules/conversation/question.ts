@@ -33,6 +33,8 @@ export interface QuestionContext {
   memories: { uuid: string; name: string; category: 'people' | 'vehicles' | 'animals' | 'other' }[];
   /** The user's last known time away, for "while I was out" (none known yet: the answer asks when). */
   away?: TimeContext['away'];
+  /** When the user last used the app, for "while I was out" when no time away is known. */
+  lastUsedAt?: TimeContext['lastUsedAt'];
 }
 
 export type Intent = 'search' | 'remember' | 'smalltalk';
@@ -80,7 +82,7 @@ const KIND_WORDS: KindWord[] = [
   {
     kind: 'person',
     re: words(
-      'anyone|anybody|someone|somebody|nobody|no one|who|whom|person|persons|people|visitors?|guests?|' +
+      'anyone|anybody|someone|somebody|nobody|no one|who|whom|person|persons|people|ppl|visitors?|guests?|' +
         'strangers?|intruders?|burglars?|courier|delivery (?:guy|man|person|driver)|mailman|postman|' +
         'men|man|guy|guys|neighbou?rs?|gardeners?|cleaners?|plumbers?|nachbarn?|nachbarin|gartner|handwerker|' +
         'woman|women|kids?|child|children|humans?|' +
