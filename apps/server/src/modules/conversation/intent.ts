@@ -308,7 +308,9 @@ const EVENT_WORDS = w(
   'happen\\w*|anything|something|any|anyone|anybody|someone|somebody|who|what|see|saw|seen|came|come|coming|' +
     'visit\\w*|activity|activities|events?|motion|movement|update|updates|news|going on|status|report|recap|' +
     'summary|overview|busy|quiet|there|here|passiert|los|etwas|was|wer|gesehen|gekommen|besuch\\w*|bewegung\\w*|' +
-    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|show|irgendwas|irgendwer|irgendjemand',
+    'zusammenfassung|ruhig|neues|ereignisse?|da|hier|gab|war|show|irgendwas|irgendwer|irgendjemand|' +
+    // A check-in: "everything ok?", "ist alles in Ordnung?".
+    'in ordnung|alles (?:ok|okay|gut|klar)|everything (?:ok|okay|alright|all right|fine|good)|all (?:ok|okay|quiet)',
 );
 
 const RECURRING = w(
