@@ -236,3 +236,28 @@ describe('when the window has not come, is still running, or only the user knows
     expect(composeAnswer(ask(text, language), [], ctx(language)).text).toBe(expected);
   });
 });
+
+describe('headlines count what one event shows (issue 32)', () => {
+  const person = { kind: 'person' as const, label: 'person' };
+  it('says three people, not someone, above an event with three people (EN and DE)', () => {
+    const three = activity('2025-06-11T13:04:00Z', 'Front Door', 'home', {
+      objects: [person, person, person, { ...person, background: true }],
+    });
+    expect(
+      composeAnswer(ask('anyone at the front door today?'), [three], ctx('en')).text.split('\n')[0],
+    ).toBe('I saw three people at the Front Door today:');
+    expect(
+      composeAnswer(ask('war heute jemand an der haustür?', 'de'), [three], ctx('de')).text.split('\n')[0],
+    ).toBe('Ich habe heute drei Personen an der Haustür gesehen:');
+  });
+
+  it('says 18 cars, not a car, above a car park', () => {
+    const car = { kind: 'vehicle' as const, label: 'car', color: 'silver' };
+    const park = activity('2025-06-11T13:04:00Z', 'Driveway', 'home', {
+      objects: Array.from({ length: 18 }, () => car),
+    });
+    expect(composeAnswer(ask('any cars in the driveway today?'), [park], ctx('en')).text.split('\n')[0]).toBe(
+      'I saw 18 cars in the Driveway today:',
+    );
+  });
+});
