@@ -130,7 +130,9 @@ const saysTime = (q: ParsedQuestion) =>
   q.window !== undefined && !(q.window.type === 'recent' && q.window.implicit);
 
 /** Follow-ups that keep the previous question's subject: "and yesterday?", "und heute?", "what about…". */
-const FOLLOW_UP = /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b/i;
+/** "And …?", or a question about the people of the last answer ("were any of them Barack?", "war einer davon …"). */
+const FOLLOW_UP =
+  /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b|\b(any|one|some|either|both) of (them|those|these)\b|\b(einer|eine|jemand|wer) (davon|von ihnen|von denen)\b/i;
 /**
  * A bare question about a detail of the last answer ("what time?", "which camera?", "wo?"): it asks the
  * previous question again, whose answer says when and where.

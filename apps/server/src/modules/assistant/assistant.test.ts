@@ -565,6 +565,19 @@ describe('what people ask a home sitter (issue 32, issue 31 point 8)', () => {
     expect(answer.text).toMatch(/^Es gab in den letzten 24 Stunden zwei Ereignisse/);
   });
 
+  it('reads "were any of them …?" as a follow-up about the same time', async () => {
+    const tom = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/memories/people',
+      headers: world.user.auth,
+      payload: { name: 'Tom' },
+    });
+    expect(tom.statusCode).toBe(201);
+    await ask(t, world.user, 'how many people came today?');
+    const answer = await ask(t, world.user, 'were any of them tom?');
+    expect(answer.text).toBe("I didn't see Tom today.");
+  });
+
   it('offers what came close instead of a flat no', async () => {
     const answer = await ask(t, world.user, 'was there a truck today?');
     expect(answer.text).toMatch(
