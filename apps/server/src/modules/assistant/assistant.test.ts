@@ -578,6 +578,21 @@ describe('what people ask a home sitter (issue 32, issue 31 point 8)', () => {
     expect(answer.text).toBe("I didn't see Tom today.");
   });
 
+  it('finds the car of the colour asked for, not the newest car (EN and DE)', async () => {
+    const black = await insertActivity(t, world, world.cameras.Driveway!, {
+      at: minutesAgo(20),
+      objects: [car('black')],
+    });
+    const white = await ask(t, world.user, 'when did the white car come?');
+    expect(white.source_activity_uuid_list).toEqual([whiteCar]);
+    const weiss = await ask(t, world.user, 'wann kam das weiße auto?');
+    expect(weiss.source_activity_uuid_list).toEqual([whiteCar]);
+    expect(weiss.text).toMatch(/weißes Auto/);
+    const any = await ask(t, world.user, 'when did the last car come?');
+    expect(any.source_activity_uuid_list).toEqual([black]);
+    await t.database.query('delete from activities where id = $1', [black]);
+  });
+
   it('offers what came close instead of a flat no', async () => {
     const answer = await ask(t, world.user, 'was there a truck today?');
     expect(answer.text).toMatch(

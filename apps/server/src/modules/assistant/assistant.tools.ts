@@ -9,6 +9,7 @@ import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import {
+  objectMatches,
   pickCited,
   timingReply,
   type FoundActivity,
@@ -209,6 +210,11 @@ export async function searchActivities(
     limit: SEARCH_LIMIT,
   });
   const groupByProperty = !cameraIds && !siteIds && !query.allProperties && propertyGroups(scope).size > 1;
+  // A colour asked for ("the white car") narrows the vehicles found; the stored objects say each one's colour.
+  if (query.colours?.length) {
+    const matching = rows.filter((r) => detectionsOf(r.objects).some((o) => objectMatches(query, o)));
+    return { query, rows: matching, found: matching.map(toFound), total: matching.length, groupByProperty };
+  }
   return { query, rows, found: rows.map(toFound), total, groupByProperty };
 }
 

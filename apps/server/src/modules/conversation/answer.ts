@@ -79,8 +79,14 @@ function askedNouns(q: Search): { kind: ObjectKind; label?: string }[] {
 }
 
 /** Whether a detection is of what was asked: its kind, and its label when labels of that kind were named. */
-export function objectMatches(q: Pick<ParsedQuestion, 'kinds' | 'labels'>, o: DetectedObject): boolean {
+export function objectMatches(
+  q: Pick<ParsedQuestion, 'kinds' | 'labels' | 'colours'>,
+  o: DetectedObject,
+): boolean {
   if (!q.kinds?.includes(o.kind)) return false;
+  // "The white car": a vehicle of another colour (or none known) is not the one asked about.
+  if (o.kind === 'vehicle' && q.colours?.length && !q.colours.includes((o.color ?? '').trim().toLowerCase()))
+    return false;
   const wanted = (q.labels ?? []).filter((l) => kindOfLabel(l) === o.kind);
   return wanted.length === 0 || wanted.includes(normaliseLabel(o.kind, o.label));
 }

@@ -71,7 +71,7 @@ const cases: [string, Expect][] = [
   ['did the gardener come?', { intent: 'not_seen' }],
   ['when was the dog', { intent: 'events', focus: 'last', kinds: ['animal'] }],
   ['wann kam der hund', { intent: 'events', focus: 'last', kinds: ['animal'] }],
-  ['wann kam das weiße auto', { intent: 'events', kinds: ['vehicle'] }],
+  ['wann kam das weiße auto', { intent: 'events', focus: 'last', kinds: ['vehicle'] }],
   ['which camera saw the car?', { intent: 'events', kinds: ['vehicle'] }],
   ['anything suspicious last night', { intent: 'events', focus: 'unusual', said: 'last night' }],
   ['Irgendwas Ungewöhnliches heute?', { intent: 'events', focus: 'unusual' }],

@@ -295,11 +295,8 @@ const LAST = w(
     'what was the last|when was the last|zuletzt|last time (?:something|anything|anyone|someone)|' +
     '(?:did|have|had) you last|last (?:see|saw|seen|spotted|noticed)|als letzte[sn]?|most recently|' +
     'latest (?:one|thing)|das letzte mal|zum letzten mal|' +
-    // "when was the dog?", "wann kam der Hund?": when a thing was last seen. Not with a colour ("the white
-    // car"): the search cannot tell colours apart, and the newest car of another colour would be the answer.
-    '^(?:when (?:was|were|did|came) the|wann (?:kam|war|waren|kamen) (?:der|die|das))' +
-    '(?! (?:white|black|red|blue|silver|grey|gray|green|yellow|brown|dark|light|weiss\\w*|schwarz\\w*|rot\\w*|' +
-    'blau\\w*|silber\\w*|grau\\w*|grun\\w*|gelb\\w*|braun\\w*|dunkl\\w*|hell\\w*)(?![a-z0-9]))',
+    // "when was the dog?", "wann kam das weiße Auto?": when a thing was last seen.
+    '^(?:when (?:was|were|did|came) the|wann (?:kam|war|waren|kamen) (?:der|die|das))',
 );
 const NOW = w(
   'right now|rn|atm|at the moment|currently|(?<!(?:to|until|till|far|by) )now$|at present|gerade jetzt|jetzt gerade|im moment|momentan|derzeit|jetzt|aktuell|gerade|grad',
