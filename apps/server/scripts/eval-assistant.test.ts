@@ -3,7 +3,7 @@ import {
   KINDS,
   askInstant,
   fold,
-  loadQuestions,
+  loadAllQuestions,
   matcher,
   score,
   shapeProblems,
@@ -11,8 +11,9 @@ import {
   type HouseholdFacts,
 } from '../eval/assistant/questions.js';
 
-// The eval's question set (eval/assistant/questions.json): its shape and its variety; no household, no server.
-const questions = loadQuestions();
+// The eval's question sets (eval/assistant/questions.json and the held-out questions.heldout.json): their
+// shape and variety together; no household, no server.
+const questions = loadAllQuestions();
 
 describe('the assistant eval question set', () => {
   it('is well formed', () => {

@@ -19,6 +19,11 @@ export const KINDS = [
   'off_topic',
   'unclear',
   'follow_up',
+  'near_match',
+  'live',
+  'refusal',
+  'away',
+  'reply',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -31,6 +36,8 @@ export interface Question {
   ask_at: string;
   /** Asked before `q`, in the same conversation, a minute apart. */
   thread?: string[];
+  /** `q` is a reply to the alert about this planted event (household.ts EVENTS key), posted just before. */
+  reply_to?: string;
   /** Each must appear in a right answer: a phrase (folded, case-insensitive) or "/regex/". */
   must: string[];
   /** None may appear: a phrase or "/regex/". */
@@ -47,9 +54,22 @@ export interface QuestionSet {
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const QUESTIONS_PATH = join(here, 'questions.json');
+/**
+ * Questions written before the code was changed for them (issue 32) and scored on their own, so a fix tuned
+ * to the main set shows whether it carries over to how people really ask.
+ */
+export const HELD_OUT_PATH = join(here, 'questions.heldout.json');
 
 export function loadQuestions(path = QUESTIONS_PATH): Question[] {
   return (JSON.parse(readFileSync(path, 'utf8')) as QuestionSet).questions;
+}
+
+/** The main set and the held-out one, each question marked with where it comes from. */
+export function loadAllQuestions(): (Question & { heldOut: boolean })[] {
+  return [
+    ...loadQuestions().map((q) => ({ ...q, heldOut: false })),
+    ...loadQuestions(HELD_OUT_PATH).map((q) => ({ ...q, heldOut: true })),
+  ];
 }
 
 /**
@@ -101,6 +121,7 @@ export function shapeProblems(questions: Question[]): string[] {
       }
     }
     if (item.kind === 'follow_up' && !item.thread?.length) problems.push(`${at}a follow-up needs a thread`);
+    if (item.kind === 'reply' && !item.reply_to) problems.push(`${at}a reply needs reply_to (an event key)`);
     if (item.window_has_events && !(item.must_not ?? []).length)
       problems.push(`${at}a window with events needs must_not (the all-clear it must not give)`);
   }

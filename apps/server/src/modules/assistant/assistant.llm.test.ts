@@ -137,17 +137,15 @@ describe('answers with an LLM', () => {
     expect(household!.cameras.map((c) => c.name)).toEqual(['Front Door', 'Driveway', 'Porch']);
   });
 
-  it('tells the model to ask when the user was out rather than search', async () => {
+  it('searches the last hours when no time away is known, and tells the model it is a guess to narrow', async () => {
     llm.reply = (_req, i) =>
       i === 0
         ? { toolCalls: [{ name: 'search_activities', arguments: { time_phrase: 'while I was out' } }] }
-        : { text: 'When were you out?' };
+        : { text: 'In the last 8 hours: three events.' };
     await ask(t, world.user, 'Anything while I was out?');
-    const [result] = toolResults(1) as (ToolResult & { instead_of_searching?: string })[];
-    expect(result!.total_matches).toBe(0);
-    expect(result!.instead_of_searching).toBe(
-      'When were you out? You can say “between 2 and 5 PM” or “this morning”.',
-    );
+    const [result] = toolResults(1) as (ToolResult & { window: string; window_is_a_guess?: string })[];
+    expect(result!.window).toBe('in the last 8 hours');
+    expect(result!.window_is_a_guess).toMatch(/Tell me when you left/);
     expect(llm.received[0]!.body.messages[0]!.content).toContain('never say nothing happened');
   });
 

@@ -130,6 +130,32 @@ export function createAssistantRepository(db: Db) {
       return rows.map((r) => ({ ...r, messageId: r.messageId! }));
     },
 
+    /** The activities an alert message shows (docs/alerts.md), first to last; none for any other message. */
+    alertActivities(userId: string, messageId: string): Promise<ActivityRow[]> {
+      return db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.userId, userId), eq(activities.alertMessageId, messageId)))
+        .orderBy(asc(activities.occurredAt));
+    },
+
+    /** When the user last wrote in the chat before `before`: the last time they used the app, as we know it. */
+    async lastUserMessageAt(userId: string, before: Date): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ sentAt: chatMessages.sentAt })
+        .from(chatMessages)
+        .where(
+          and(
+            eq(chatMessages.userId, userId),
+            eq(chatMessages.role, 'user'),
+            lt(chatMessages.sentAt, before),
+          ),
+        )
+        .orderBy(desc(chatMessages.sentAt))
+        .limit(1);
+      return row?.sentAt;
+    },
+
     /** Properties not removed. */
     sites(userId: string) {
       return db

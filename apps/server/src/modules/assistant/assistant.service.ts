@@ -16,17 +16,23 @@ import {
   composeAnswer,
   pickCited,
   type FoundActivity,
+  alertQuestionOf,
+  awayNarrowing,
   cannotDetectReply,
+  composeAlertReply,
   composeCount,
+  composeNearMatch,
   composeLast,
   composeNotSeen,
   composeNow,
   composeUnusual,
   correctionWithoutAlertReply,
+  liveReply,
   offTopicReply,
   recurringNoteSuffix,
   thanksReply,
   unclearReply,
+  yesLead,
   householdReply,
   type SearchQuestion,
   type Understood,
@@ -62,6 +68,7 @@ import {
   relevantNotes,
   understandIn,
   searchActivities,
+  toFound,
   watchFacts,
   type AssistantScope,
   type SearchResult,
@@ -123,7 +130,9 @@ const saysTime = (q: ParsedQuestion) =>
   q.window !== undefined && !(q.window.type === 'recent' && q.window.implicit);
 
 /** Follow-ups that keep the previous question's subject: "and yesterday?", "und heute?", "what about…". */
-const FOLLOW_UP = /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b/i;
+/** "And …?", or a question about the people of the last answer ("were any of them Barack?", "war einer davon …"). */
+const FOLLOW_UP =
+  /^\s*(and|und|what about|how about|und was ist mit|und wie ist es mit|also|auch)\b|\b(any|one|some|either|both) of (them|those|these)\b|\b(einer|eine|jemand|wer) (davon|von ihnen|von denen)\b/i;
 /**
  * A bare question about a detail of the last answer ("what time?", "which camera?", "wo?"): it asks the
  * previous question again, whose answer says when and where.
@@ -234,7 +243,8 @@ export function createAssistantService(deps: AssistantDeps) {
     if (!previous) return u;
     const before = understandIn(scope, previous.text);
     if (before.intent !== 'events' && before.intent !== 'count' && before.intent !== 'not_seen') return u;
-    if (!followUp && before.query.timing !== 'ask') return u;
+    // A bare time narrows "while I was out" (the answer offered that), whether it asked when or guessed.
+    if (!followUp && before.query.timing !== 'ask' && before.query.window?.type !== 'away') return u;
     const prev = before.query;
     const namesPlace = Boolean(asked.cameraNames || asked.siteIds || asked.allProperties);
     const namesSubject = Boolean(asked.kinds || asked.memoryIds);
@@ -439,12 +449,63 @@ export function createAssistantService(deps: AssistantDeps) {
       };
       delete query.timing;
       const before = await searchActivities(repo, scope, lookBack(q, scope, LAST_EVENT_DAYS));
-      return searched(scope, query, (found, ctx) =>
+      const recorded = await searched(scope, query, (found, ctx) =>
         composeNow(query, found, found.length ? undefined : before.found[0], ctx),
-      ).then((a) => ({ ...a, rows: [...a.rows, ...before.rows] }));
+      );
+      // It cannot see live: said first, with the way to the live view, then what was recorded just now.
+      const camera = q.cameraNames?.length === 1 ? q.cameraNames[0] : undefined;
+      return {
+        ...recorded,
+        text: `${liveReply(camera, language)}\n${recorded.text}`,
+        rows: [...recorded.rows, ...before.rows],
+      };
     }
     if (u.focus === 'unusual') return searched(scope, q, (found, ctx) => composeUnusual(q, found, ctx));
-    return searched(scope, q, (found, ctx) => composeAnswer(q, found, ctx), text);
+    const answered = await searched(scope, q, (found, ctx) => composeAnswer(q, found, ctx), text);
+    const away = q.window?.type === 'away' && q.window.guess ? `\n${awayNarrowing(language)}` : '';
+    // "Anyone at the door right now?" with its own window ("in the last minutes"): it cannot see live either.
+    const live =
+      u.focus === 'now'
+        ? `${liveReply(q.cameraNames?.length === 1 ? q.cameraNames[0] : undefined, language)}\n`
+        : '';
+    if (answered.cited.length) {
+      // "Did Barack come by?": a yes before the evidence when someone the user named was seen.
+      const yes = !live && q.memoryIds?.length ? yesLead(fold(text), language) : undefined;
+      return { ...answered, text: `${live}${yes ? `${yes} ` : ''}${answered.text}${away}` };
+    }
+    // Nothing of what was asked: what the cameras saw that comes close, rather than a flat no.
+    if (q.kinds?.length && !q.memoryIds?.length && q.timing !== 'ask' && q.timing !== 'ahead') {
+      const everything: SearchQuestion = { ...q };
+      delete everything.kinds;
+      delete everything.labels;
+      const near = await searched(scope, everything, (found, ctx) => {
+        return composeNearMatch(q, answered.text, found, ctx) ?? { text: answered.text, cited: [] };
+      });
+      if (near.cited.length) return { ...near, text: `${live}${near.text}` };
+    }
+    return { ...answered, text: `${live}${answered.text}${away}` };
+  }
+
+  /**
+   * A question replied to an alert ("who is this person?", "what car is that?"): answered from that alert's
+   * activities (issue 31 point 8). Undefined when the message replies to no alert or asks something else.
+   */
+  async function aboutAlert(
+    scope: AssistantScope,
+    replyTo: string,
+    text: string,
+  ): Promise<Answer | undefined> {
+    const rows = await repo.alertActivities(scope.userId, replyTo);
+    if (rows.length === 0) return undefined;
+    const names = scope.memories.filter((m) => m.category === 'people').flatMap((m) => memoryNames(m));
+    const question = alertQuestionOf(text, names);
+    if (!question) return undefined;
+    const found = rows.map(toFound);
+    const composed = composeAlertReply(question, found, {
+      language: scope.language,
+      timezone: scope.timezone,
+    });
+    return { text: composed.text, cited: composed.cited, rows };
   }
 
   async function withLlm(
@@ -621,7 +682,14 @@ export function createAssistantService(deps: AssistantDeps) {
     }
     if (!scope || !first) return;
 
-    const u = await withFollowUp(scope, first, message.text, message.sentAt);
+    if (!scope.amnesia) {
+      const last = await repo.lastUserMessageAt(userId, message.sentAt);
+      if (last) scope.lastUsedAt = last;
+    }
+    const u = await withFollowUp(scope, understandIn(scope, message.text), message.text, message.sentAt);
+    const aboutTheAlert = message.replyToMessageId
+      ? await aboutAlert(scope, message.replyToMessageId, message.text)
+      : undefined;
     const q: ParsedQuestion =
       u.intent === 'events' || u.intent === 'count' || u.intent === 'not_seen' || u.intent === 'remember'
         ? u.query
@@ -631,7 +699,7 @@ export function createAssistantService(deps: AssistantDeps) {
     try {
       let result: Answer;
       try {
-        result = await compose(scope, u, message.text, message.sentAt);
+        result = aboutTheAlert ?? (await compose(scope, u, message.text, message.sentAt));
       } catch (err) {
         log.error({ err, userId, messageId }, 'answering failed');
         result = { text: failureReply(scope.language), cited: [], rows: [] };

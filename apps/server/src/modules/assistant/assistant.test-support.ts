@@ -111,12 +111,18 @@ export async function insertActivity(
 
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-/** Posts a chat message and waits for the home sitter's answer to it (as the user's apps would get it). */
-export async function ask(t: TestApp, who: TestUser, text: string): Promise<ChatMessage> {
+/**
+ * Posts a chat message (a reply to `replyTo`, a message id, when given) and waits for the home sitter's answer
+ * to it (as the user's apps would get it).
+ */
+export async function ask(t: TestApp, who: TestUser, text: string, replyTo?: string): Promise<ChatMessage> {
   // Recorded from before the message is sent: the answer may be pushed before the send's answer is read.
   const published = recordCalls(t.modules.realtime, 'publish');
   try {
-    const sent = await call(t, who, 'POST', '/api/users/messages', { text });
+    const sent = await call(t, who, 'POST', '/api/users/messages', {
+      text,
+      ...(replyTo ? { reply_to_message_uuid: replyTo } : {}),
+    });
     if (sent.statusCode !== 200 && sent.statusCode !== 201)
       throw new Error(`send: ${sent.statusCode} ${sent.body}`);
     const answerId = answerIdFor(sent.json<{ data: ChatMessage }>().data.message_uuid);

@@ -9,6 +9,7 @@ import type { MemoryCategory, MemoryExpiration } from '@homesitter/contract';
 import type { LlmTool } from '../../adapters/llm/llm.js';
 import { instantToExpiration } from '../memories/memories.module.js';
 import {
+  objectMatches,
   pickCited,
   timingReply,
   type FoundActivity,
@@ -19,6 +20,7 @@ import {
   parseQuestion,
   type ParsedQuestion,
   type QuestionContext,
+  awayNarrowing,
   defaultWindow,
   parseTimeWindow,
   windowPhrase,
@@ -68,6 +70,8 @@ export interface AssistantScope {
   }[];
   sites: { id: string; name: string }[];
   memories: (MemoryRow & { siteIds: string[] })[];
+  /** The user's previous chat message, for "while I was out" (never kept in amnesia mode). */
+  lastUsedAt?: Date;
 }
 
 /** The most activities one search reads; the answer says how many matched beyond them. */
@@ -109,6 +113,7 @@ export function questionContext(scope: AssistantScope): QuestionContext {
     memories: scope.memories.flatMap((m) =>
       memoryNames(m).map((name) => ({ uuid: m.id, name, category: m.category })),
     ),
+    ...(scope.lastUsedAt ? { lastUsedAt: scope.lastUsedAt } : {}),
   };
 }
 
@@ -205,6 +210,11 @@ export async function searchActivities(
     limit: SEARCH_LIMIT,
   });
   const groupByProperty = !cameraIds && !siteIds && !query.allProperties && propertyGroups(scope).size > 1;
+  // A colour asked for ("the white car") narrows the vehicles found; the stored objects say each one's colour.
+  if (query.colours?.length) {
+    const matching = rows.filter((r) => detectionsOf(r.objects).some((o) => objectMatches(query, o)));
+    return { query, rows: matching, found: matching.map(toFound), total: matching.length, groupByProperty };
+  }
   return { query, rows, found: rows.map(toFound), total, groupByProperty };
 }
 
@@ -281,6 +291,12 @@ function resultForModel(result: SearchResult, scope: AssistantScope) {
       : {}),
     ...(timing === 'ahead' || timing === 'ask'
       ? { instead_of_searching: timingReply(result.query, scope) }
+      : {}),
+    // "While I was out" with no time away known: the window is a guess the answer must say and offer to narrow.
+    ...(result.query.window?.type === 'away' && result.query.window.guess
+      ? {
+          window_is_a_guess: `No time away is known, so this is ${window}. Say so, and end with: ${awayNarrowing(scope.language)}`,
+        }
       : {}),
     from: result.query.from?.toISOString(),
     to: result.query.to?.toISOString(),

@@ -230,17 +230,34 @@ describe('when the window has not come, is still running, or only the user knows
   });
 
   it.each<[string, Language, string]>([
-    [
-      'Any cars while I was out?',
-      'en',
-      'When were you out? You can say “between 2 and 5 PM” or “this morning”.',
-    ],
-    [
-      'War jemand da, während ich weg war?',
-      'de',
-      'Wann warst du weg? Du kannst zum Beispiel „zwischen 14 und 17 Uhr“ oder „heute Vormittag“ sagen.',
-    ],
-  ])('%s asks when, with no time away known', (text, language, expected) => {
+    ['Any cars while I was out?', 'en', "I didn't see any cars in the last 8 hours."],
+    ['War jemand da, während ich weg war?', 'de', 'Ich habe in den letzten 8 Stunden niemanden gesehen.'],
+  ])('%s looks at the last hours when no time away is known, and says so', (text, language, expected) => {
     expect(composeAnswer(ask(text, language), [], ctx(language)).text).toBe(expected);
+  });
+});
+
+describe('headlines count what one event shows (issue 32)', () => {
+  const person = { kind: 'person' as const, label: 'person' };
+  it('says three people, not someone, above an event with three people (EN and DE)', () => {
+    const three = activity('2025-06-11T13:04:00Z', 'Front Door', 'home', {
+      objects: [person, person, person, { ...person, background: true }],
+    });
+    expect(
+      composeAnswer(ask('anyone at the front door today?'), [three], ctx('en')).text.split('\n')[0],
+    ).toBe('I saw three people at the Front Door today:');
+    expect(
+      composeAnswer(ask('war heute jemand an der haustür?', 'de'), [three], ctx('de')).text.split('\n')[0],
+    ).toBe('Ich habe heute drei Personen an der Haustür gesehen:');
+  });
+
+  it('says 18 cars, not a car, above a car park', () => {
+    const car = { kind: 'vehicle' as const, label: 'car', color: 'silver' };
+    const park = activity('2025-06-11T13:04:00Z', 'Driveway', 'home', {
+      objects: Array.from({ length: 18 }, () => car),
+    });
+    expect(composeAnswer(ask('any cars in the driveway today?'), [park], ctx('en')).text.split('\n')[0]).toBe(
+      'I saw 18 cars in the Driveway today:',
+    );
   });
 });

@@ -79,8 +79,14 @@ function askedNouns(q: Search): { kind: ObjectKind; label?: string }[] {
 }
 
 /** Whether a detection is of what was asked: its kind, and its label when labels of that kind were named. */
-export function objectMatches(q: Pick<ParsedQuestion, 'kinds' | 'labels'>, o: DetectedObject): boolean {
+export function objectMatches(
+  q: Pick<ParsedQuestion, 'kinds' | 'labels' | 'colours'>,
+  o: DetectedObject,
+): boolean {
   if (!q.kinds?.includes(o.kind)) return false;
+  // "The white car": a vehicle of another colour (or none known) is not the one asked about.
+  if (o.kind === 'vehicle' && q.colours?.length && !q.colours.includes((o.color ?? '').trim().toLowerCase()))
+    return false;
   const wanted = (q.labels ?? []).filter((l) => kindOfLabel(l) === o.kind);
   return wanted.length === 0 || wanted.includes(normaliseLabel(o.kind, o.label));
 }
@@ -216,6 +222,16 @@ function nothingSentence(q: Search, ctx: AnswerContext, label: WindowLabel): str
   return en ? `${didntSee} ${tail([list, where, when])}.` : `Ich habe ${tail([when, list, where])} gesehen.`;
 }
 
+/** The most things of the asked kind in the foreground of one found event. */
+function mostAtOnce(found: FoundActivity[], q: Search, kind: ObjectKind): number {
+  return Math.max(
+    0,
+    ...found.map(
+      (a) => a.objects.filter((o) => o.kind === kind && !o.background && objectMatches(q, o)).length,
+    ),
+  );
+}
+
 function headline(
   q: Search,
   ctx: AnswerContext,
@@ -245,6 +261,14 @@ function headline(
   const n = total;
   if (nouns.length === 1) {
     const { kind, label: l } = nouns[0]!;
+    // One event with several of them: the headline counts them ("I saw three people", never "someone"
+    // above "Three people walked up …", nor "a car" above "18 silver cars").
+    const most = n === 1 ? mostAtOnce(found, q, kind) : 1;
+    if (most > 1) {
+      const noun = nounFor(kind, l);
+      const many = `${most < 13 ? numberWord(most, ctx.language) : most} ${noun[ctx.language].other}`;
+      return en ? `${saw} ${tail([many, where, when])}:` : `Ich habe ${tail([when, many, where])} gesehen:`;
+    }
     if (kind === 'person') {
       if (n === 1)
         return en

@@ -5,22 +5,27 @@
  * from the language module.
  */
 export { composeAnswer, type FoundActivity, objectMatches, pickCited, timingReply } from './answer.js';
+export { type AlertQuestion, alertQuestionOf, composeAlertReply } from './alert-replies.js';
 export { correctionNote, correctionNotedReply } from './correction-answers.js';
 export { detectLanguage } from './detect.js';
 export { type HouseholdFacts, householdReply } from './household-answers.js';
 export { type HouseholdTopic, type SearchQuestion, understand, type Understood } from './intent.js';
 export {
   cannotDetectReply,
+  awayNarrowing,
   composeCount,
+  composeNearMatch,
   composeLast,
   composeNotSeen,
   composeNow,
   composeUnusual,
   correctionWithoutAlertReply,
+  liveReply,
   offTopicReply,
   recurringNoteSuffix,
   thanksReply,
   unclearReply,
+  yesLead,
 } from './intent-answers.js';
 export { type ParsedQuestion, parseQuestion, type QuestionContext } from './question.js';
 export {

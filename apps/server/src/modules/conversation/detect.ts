@@ -13,7 +13,9 @@ const DE = new Set(
     'mal kannst kann welche welcher welches wieviele viele oft wo woher warum weg dran denk gut gute nacht ' +
     'morgen abend vormittag nachmittag mitternacht stunde stunden minuten woche wochenende ' +
     'montag dienstag mittwoch donnerstag freitag samstag sonntag autos hunde katzen tiere leute kinder ' +
-    'erzähl erzähle zeig sag schau schauen los da dort hier vorhin eben gerade zuletzt letztes'
+    'erzähl erzähle zeig sag schau schauen los da dort hier vorhin eben gerade zuletzt letztes ' +
+    // "Ist zu Hause alles in Ordnung?": everyday words of a short German check-in.
+    'zu hause zuhause daheim alles ordnung neues wieder hütte einfahrt verpasst während'
   ).split(' '),
 );
 const EN = new Set(
@@ -30,12 +32,14 @@ const EN = new Set(
 const DE_SHORT = new Set(
   (
     'paket pakete lieferung einfahrt hütte zuhause hause kamera kameras wetter witz danke feuer rauch bär wie viele welche etwas jetzt gerade sonst tschüss servus moin bitte nichts garten tür ' +
+    'katze hund auto fuchs tier leute jemand ' +
     'hallo und gute nacht irgendwas wieviele montag dienstag mittwoch donnerstag freitag samstag sonntag gestern heute vorhin'
   ).split(' '),
 );
 const EN_SHORT = new Set(
   (
     'package delivery driveway cabin home camera cameras weather joke thanks fire smoke bear how many which anything now bye front back yard porch ' +
+    'cat dog car fox anyone someone ' +
     'hello good night and monday tuesday wednesday thursday friday saturday sunday yesterday today'
   ).split(' '),
 );

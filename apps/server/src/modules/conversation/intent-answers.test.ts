@@ -5,8 +5,8 @@ import { smalltalkReply } from './replies.js';
 import { correctionNote, correctionNotedReply } from './correction-answers.js';
 import type { DetectedObject } from '../language/language.module.js';
 import type { FoundActivity } from './answer.js';
-import { understand } from './intent.js';
-import { composeCount } from './intent-answers.js';
+import { understand, type SearchQuestion } from './intent.js';
+import { composeCount, composeNearMatch, personVisits } from './intent-answers.js';
 import type { QuestionContext } from './question.js';
 
 const facts: HouseholdFacts = {
@@ -164,6 +164,75 @@ describe('counting people', () => {
     const found = [at('a', '09:00', [person, ...crowd]), at('b', '10:00', [person, person])];
     if (u.intent !== 'count') return;
     const answer = composeCount(u.query, found, answerCtx);
-    expect(answer.text.split('\n')[0]).toMatch(/^I counted three people .*in two events/);
+    expect(answer.text.split('\n')[0]).toMatch(/^I saw three people .*\(over two visits;/);
+  });
+
+  it('counts the same people seen on two cameras a minute apart once, and says people, not events', () => {
+    const u = understand('how many at the door today?', question);
+    expect(u.intent).toBe('count');
+    if (u.intent !== 'count') return;
+    const door = at('a', '09:00', [person, person]);
+    const drive = { ...at('b', '09:01', [person]), cameraName: 'Driveway' };
+    const later = at('c', '11:00', [person]);
+    expect(personVisits([door, drive, later])).toEqual({ people: 3, visits: 2 });
+    const answer = composeCount(u.query, [door, drive, later], answerCtx);
+    expect(answer.text.split('\n')[0]).toMatch(/^I saw three people .*\(over two visits;/);
+    const de = composeCount(understandDe('wie viele leute waren heute da?'), [door], {
+      ...answerCtx,
+      language: 'de',
+    });
+    expect(de.text.split('\n')[0]).toMatch(/^Ich habe heute zwei Personen gesehen \(alle auf einmal\):/);
+  });
+
+  const understandDe = (text: string) => {
+    const u = understand(text, { ...question, language: 'de' });
+    if (u.intent !== 'count') throw new Error(`not a count: ${u.intent}`);
+    return u.query;
+  };
+});
+
+describe('near matches instead of a flat no', () => {
+  const ctx = {
+    ...en,
+    now: new Date('2026-11-17T14:00:00Z'),
+    siteNames: { home: 'Home' },
+    memoryNames: {},
+    groupByProperty: false,
+  };
+  const seen = (id: string, camera: string, time: string, objects: DetectedObject[]): FoundActivity => ({
+    id,
+    cameraName: camera,
+    siteId: 'home',
+    occurredAt: new Date(`2026-11-17T${time}:00Z`),
+    mediaKind: 'image',
+    objects,
+    recognised: [],
+  });
+  const pickup = seen('v', 'Driveway', '14:16', [{ kind: 'vehicle', label: 'car', color: 'white' }]);
+  const walker = seen('p', 'Front Door', '13:00', [{ kind: 'person', label: 'person' }]);
+  const dog = seen('d', 'Backyard', '12:00', [{ kind: 'animal', label: 'dog' }]);
+  const asked = (kinds: SearchQuestion['kinds'], labels?: string[]) =>
+    ({ intent: 'search', allProperties: false, kinds, ...(labels ? { labels } : {}) }) as SearchQuestion;
+
+  it('offers another vehicle for a truck, never a person for a car (EN and DE)', () => {
+    const truck = asked(['vehicle'], ['truck']);
+    expect(composeNearMatch(truck, "I didn't see any trucks today.", [pickup, walker], ctx)).toEqual({
+      text: "I didn't see any trucks today, but the cameras saw a white car in the Driveway at 3:16 PM.",
+      cited: [pickup],
+    });
+    expect(
+      composeNearMatch(truck, 'Ich habe heute keine Lkw gesehen.', [pickup], { ...ctx, language: 'de' })
+        ?.text,
+    ).toBe(
+      'Ich habe heute keine Lkw gesehen, aber an der Kamera „Driveway“ war um 15:16 ein weißes Auto zu sehen.',
+    );
+    expect(composeNearMatch(truck, "I didn't see any trucks today.", [walker], ctx)).toBeUndefined();
+  });
+
+  it('says what was seen instead when nobody came', () => {
+    const people = asked(['person']);
+    expect(composeNearMatch(people, "I didn't see anyone today.", [dog], ctx)?.text).toBe(
+      "I didn't see anyone today, but the cameras saw a dog in the Backyard at 1:00 PM.",
+    );
   });
 });

@@ -15,6 +15,10 @@ import {
 } from './answer.js';
 import {
   dayName,
+  deWhere,
+  enWhere,
+  placeOf,
+  subjectPhrase,
   formatClock,
   localDayNumber,
   joinList,
@@ -74,8 +78,13 @@ export function cannotDetectReply(what: Undetectable, language: Language): strin
 }
 
 /** Weather, jokes and the rest: not the home sitter's job; say what it does instead. */
-export function offTopicReply(topic: 'weather' | 'joke' | 'other', language: Language): string {
+export function offTopicReply(topic: 'weather' | 'joke' | 'other' | 'others', language: Language): string {
   const en = language === 'en';
+  // Other people's cameras, or a try to change the instructions: a plain no, never a guess at what was meant.
+  if (topic === 'others')
+    return en
+      ? "I can only see your own cameras and what they recorded — not anyone else's cameras or accounts, and I keep to how I work. Ask me about your home, e.g. “Did anyone come by today?”"
+      : 'Ich sehe nur deine eigenen Kameras und was sie aufgenommen haben – nicht die Kameras oder Konten anderer, und an meine Arbeitsweise halte ich mich. Frag mich nach deinem Zuhause, zum Beispiel „War heute jemand da?“';
   const lead =
     topic === 'weather'
       ? en
@@ -236,6 +245,39 @@ export function composeNotSeen(
 }
 
 /** "How many people/cars": the people or cars seen, counted one by one, not the events. */
+/** Events of people on different cameras within this long of each other are one visit. */
+const SAME_VISIT_MS = 2 * 60_000;
+
+/**
+ * People in the foreground, counted by visit: events on other cameras within two minutes of a visit's first
+ * are the same people walking past (the most seen at once counts), not more visitors.
+ */
+export function personVisits(found: FoundActivity[]): { people: number; visits: number } {
+  const inOrder = found
+    .map((a) => ({
+      a,
+      n: a.objects.filter((o) => o.kind === 'person' && !o.background).length,
+    }))
+    .filter((x) => x.n > 0)
+    .sort((x, y) => x.a.occurredAt.getTime() - y.a.occurredAt.getTime());
+  let people = 0;
+  let visits = 0;
+  let visit: { start: number; cameras: Set<string>; most: number } | undefined;
+  for (const { a, n } of inOrder) {
+    const at = a.occurredAt.getTime();
+    if (visit && at - visit.start <= SAME_VISIT_MS && !visit.cameras.has(a.cameraName)) {
+      visit.cameras.add(a.cameraName);
+      visit.most = Math.max(visit.most, n);
+      continue;
+    }
+    if (visit) people += visit.most;
+    visits += 1;
+    visit = { start: at, cameras: new Set([a.cameraName]), most: n };
+  }
+  if (visit) people += visit.most;
+  return { people, visits };
+}
+
 export function composeCount(
   query: SearchQuestion,
   found: FoundActivity[],
@@ -261,6 +303,10 @@ export function composeCount(
       counts.set(key, entry);
     }
   if (counts.size === 0) return composed;
+  // The same people seen by two cameras a minute apart are one visit, not two (issue 32).
+  const people = counts.get('person');
+  const visitsOfPeople = people ? personVisits(matching) : undefined;
+  if (people && visitsOfPeople) people.n = visitsOfPeople.people;
   const what = joinList(
     [...counts.values()].map(({ n, kind, label }) => {
       const noun = nounFor(kind, label);
@@ -271,10 +317,17 @@ export function composeCount(
     ctx.language,
   );
   const { where, when } = scopePhrase(query, ctx);
-  const events = matching.length;
+  const events = visitsOfPeople && counts.size === 1 ? visitsOfPeople.visits : matching.length;
+  const visits = en
+    ? events === 1
+      ? 'all at once'
+      : `over ${numberWord(events, 'en')} visits; someone who came twice counts twice`
+    : events === 1
+      ? 'alle auf einmal'
+      : `bei ${numberWord(events, 'de')} Besuchen; wer zweimal kam, zählt doppelt`;
   const head = en
-    ? `I counted ${tail([what, where, when])}, in ${events === 1 ? 'one event' : `${numberWord(events, 'en')} events`} (someone who came twice counts twice):`
-    : `Ich habe ${tail([when, what, where])} gezählt, in ${events === 1 ? 'einem Ereignis' : `${numberWord(events, 'de')} Ereignissen`} (wer zweimal kam, zählt doppelt):`;
+    ? `I saw ${tail([what, where, when])} (${visits}):`
+    : `Ich habe ${tail([when, what, where])} gesehen (${visits}):`;
   return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
 }
 
@@ -364,4 +417,78 @@ export function composeUnusual(
     ? `Worth a look ${tail([where, when])} (people I don't know, or anything at night):`
     : `Das solltest du dir ansehen ${tail([when, where])} (Personen, die ich nicht kenne, oder etwas in der Nacht):`;
   return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
+}
+
+/**
+ * "Who's at the front door right now?": the cameras are not watched live by the home sitter, so the answer
+ * says so first and points to the live view (docs/assistant.md, "What it cannot see"); what was recorded in
+ * the last minutes follows.
+ */
+export function liveReply(cameraName: string | undefined, language: Language): string {
+  const path = cameraName ? `/cameras/${encodeURIComponent(cameraName)}/view` : '/cameras';
+  if (language === 'en')
+    return cameraName
+      ? `I can't see live — I only know what your cameras have recorded. For a live picture open the ${cameraName} live view: ${path}`
+      : `I can't see live — I only know what your cameras have recorded. For a live picture open a camera's live view under Cameras: ${path}`;
+  return cameraName
+    ? `Live sehen kann ich nicht – ich weiß nur, was deine Kameras aufgenommen haben. Ein Livebild zeigt die Live-Ansicht von ${cameraName}: ${path}`
+    : `Live sehen kann ich nicht – ich weiß nur, was deine Kameras aufgenommen haben. Ein Livebild zeigt die Live-Ansicht einer Kamera unter Kameras: ${path}`;
+}
+
+const YES_NO = /^(?:did|was|were|has|have|is|are|had|war|waren|ist|sind|kam|kamen|hat|hast|haben|gab)\b/;
+
+/** "Yes — " before the evidence of a yes/no question that found what it asked for ("did Barack come by?"). */
+export function yesLead(folded: string, language: Language): string | undefined {
+  if (!YES_NO.test(folded)) return undefined;
+  return language === 'en' ? 'Yes.' : 'Ja.';
+}
+
+/** After a guessed "while you were out" window: how to narrow it. */
+export function awayNarrowing(language: Language): string {
+  return language === 'en'
+    ? 'Tell me when you left and came back (e.g. “between 2 and 5 PM”) and I’ll narrow it down.'
+    : 'Sag mir, wann du weg warst (zum Beispiel „zwischen 14 und 17 Uhr“), dann grenze ich es ein.';
+}
+
+/**
+ * Nothing of the asked kind or label in the window, but something close was seen: say so instead of a flat
+ * no ("I didn't see any trucks …, but the cameras saw a white car in the Driveway at 3:16 PM."). Close is
+ * the same kind (another vehicle for a truck, another animal for a fox); when nobody was seen, what was
+ * seen there instead (a dog in the backyard) is worth saying too. `nothing` is the composer's own "I
+ * didn't see …" sentence; `found` is everything in the window and places. Undefined: nothing close.
+ */
+export function composeNearMatch(
+  query: SearchQuestion,
+  nothing: string,
+  found: FoundActivity[],
+  ctx: AnswerContext,
+): ComposedAnswer | undefined {
+  const kinds = new Set(query.kinds ?? []);
+  const close = found.filter((a) => a.objects.some((o) => kinds.has(o.kind) && !o.background));
+  const pool = close.length || !kinds.has('person') ? close : found;
+  if (pool.length === 0) return undefined;
+  // The newest two, said in the order they happened.
+  const shown = pool
+    .slice()
+    .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime())
+    .slice(0, 2)
+    .reverse();
+  const en = ctx.language === 'en';
+  const said = shown.map((a) => {
+    const objects = close.length ? a.objects.filter((o) => kinds.has(o.kind)) : a.objects;
+    const what = subjectPhrase(objects, close.length ? [] : a.recognised, ctx.language) ?? '';
+    const place = placeOf(a.cameraName, ctx.language);
+    const sameDay = localDayNumber(a.occurredAt, ctx.timezone) === localDayNumber(ctx.now, ctx.timezone);
+    const day = sameDay ? '' : ` ${dayName(a.occurredAt, ctx.now, ctx.timezone, ctx.language).toLowerCase()}`;
+    const clock = formatClock(a.occurredAt, ctx.timezone, ctx.language);
+    const many = objects.filter((o) => !o.background).length > 1;
+    return en
+      ? `${what} ${enWhere(place)} at ${clock}${day}`
+      : `${deWhere(place)} ${many ? 'waren' : 'war'}${day} um ${clock} ${what}`;
+  });
+  const lead = nothing.replace(/[.:]\s*$/, '');
+  const text = en
+    ? `${lead}, but the cameras saw ${joinList(said, 'en')}.`
+    : `${lead}, aber ${joinList(said, 'de')} zu sehen.`;
+  return { text, cited: shown };
 }

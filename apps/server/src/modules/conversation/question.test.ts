@@ -5,6 +5,7 @@ import { windowPhrase } from './window-label.js';
 
 // Wednesday 11 June 2025, 16:30 in Berlin (UTC+2); the local day began at 10 June 22:00 UTC.
 const NOW = new Date('2025-06-11T14:30:00Z');
+const EIGHT_HOURS_AGO = new Date(NOW.getTime() - 8 * 3_600_000).toISOString();
 const ctx: QuestionContext = {
   now: NOW,
   timezone: 'Europe/Berlin',
@@ -89,7 +90,8 @@ const table: [string, Language, Expected][] = [
   [
     'What did I miss while I was out?',
     'en',
-    { from: NOW.toISOString(), to: NOW.toISOString(), timing: 'ask', said: 'while you were out' },
+    // No time away known: the last 8 hours, said as such (the answer offers to narrow it).
+    { from: EIGHT_HOURS_AGO, to: NOW.toISOString(), said: 'in the last 8 hours' },
   ],
   [
     'Was Rose here on Monday?',
@@ -221,7 +223,7 @@ const table: [string, Language, Expected][] = [
   [
     'während ich weg war',
     'de',
-    { from: NOW.toISOString(), to: NOW.toISOString(), timing: 'ask', said: 'während du weg warst' },
+    { from: EIGHT_HOURS_AGO, to: NOW.toISOString(), said: 'in den letzten 8 Stunden' },
   ],
   // cameras, properties, kinds, memories
   [

@@ -33,6 +33,8 @@ export interface QuestionContext {
   memories: { uuid: string; name: string; category: 'people' | 'vehicles' | 'animals' | 'other' }[];
   /** The user's last known time away, for "while I was out" (none known yet: the answer asks when). */
   away?: TimeContext['away'];
+  /** When the user last used the app, for "while I was out" when no time away is known. */
+  lastUsedAt?: TimeContext['lastUsedAt'];
 }
 
 export type Intent = 'search' | 'remember' | 'smalltalk';
@@ -56,6 +58,8 @@ export interface ParsedQuestion {
   kinds?: ObjectKind[];
   /** Detector labels asked for ("car", "dog"), when more precise than the kind. */
   labels?: string[];
+  /** Vehicle colours asked for, in English as stored ("the white car", "das weiße Auto"). */
+  colours?: string[];
   memoryIds?: string[];
   /** The user asked about every property ("everywhere", "all cameras", "überall"). */
   allProperties: boolean;
@@ -80,7 +84,7 @@ const KIND_WORDS: KindWord[] = [
   {
     kind: 'person',
     re: words(
-      'anyone|anybody|someone|somebody|nobody|no one|who|whom|person|persons|people|visitors?|guests?|' +
+      'anyone|anybody|someone|somebody|nobody|no one|who|whom|person|persons|people|ppl|visitors?|guests?|' +
         'strangers?|intruders?|burglars?|courier|delivery (?:guy|man|person|driver)|mailman|postman|' +
         'men|man|guy|guys|neighbou?rs?|gardeners?|cleaners?|plumbers?|nachbarn?|nachbarin|gartner|handwerker|' +
         'woman|women|kids?|child|children|humans?|' +
@@ -109,6 +113,19 @@ const KIND_WORDS: KindWord[] = [
     kind: 'animal',
     re: words('animals?|pets?|wildlife|critters?|tier|tiere|tieren|haustier|haustiere|wildtier|wildtiere'),
   },
+];
+
+/** Colour words said of a vehicle, folded, and the stored colour each means. */
+const VEHICLE_COLOURS: [RegExp, string][] = [
+  [words('white|weiss\\w*'), 'white'],
+  [words('black|schwarz\\w*'), 'black'],
+  [words('red|rot|rote[snrm]?'), 'red'],
+  [words('blue|blau\\w*'), 'blue'],
+  [words('silver|silber\\w*'), 'silver'],
+  [words('gr[ae]y|grau\\w*'), 'grey'],
+  [words('green|grun\\w*'), 'green'],
+  [words('yellow|gelb\\w*'), 'yellow'],
+  [words('brown|braun\\w*'), 'brown'],
 ];
 
 const ALL_PROPERTIES = new RegExp(
@@ -252,6 +269,9 @@ export function parseQuestion(text: string, ctx: QuestionContext): ParsedQuestio
   }
 
   const { from, to, label, timing } = window ?? defaultWindow(ctx);
+  const colours = kinds.has('vehicle')
+    ? VEHICLE_COLOURS.filter(([re]) => re.test(rest)).map(([, c]) => c)
+    : [];
   const siteIds = new Set<string>(sites.found);
   for (const cam of cams.found) if (cam.siteId) siteIds.add(cam.siteId);
   // Labels of a kind only narrow it when no broader word of that kind was used ("vehicles and cars").
@@ -270,6 +290,7 @@ export function parseQuestion(text: string, ctx: QuestionContext): ParsedQuestio
     ...(siteIds.size ? { siteIds: [...siteIds] } : {}),
     ...(kinds.size ? { kinds: [...kinds] } : {}),
     ...(keptLabels.length ? { labels: keptLabels } : {}),
+    ...(colours.length ? { colours } : {}),
     ...(mems.found.length ? { memoryIds: mems.found } : {}),
     allProperties,
   };

@@ -22,9 +22,10 @@ describe('progress while the home sitter looks', () => {
     ['gestern nach 17 Uhr', 'de', 'Ich sehe mir an, was gestern nach 17 Uhr passiert ist …'],
     ['Remember that the gate code is 1234', 'en', 'Making a note…'],
     ['an hour ago', 'en', 'Looking through events about an hour ago…'],
-    // Nothing to look through: the window is still ahead, or the answer asks when.
+    // Nothing to look through: the window is still ahead.
     ['anything this evening?', 'en', 'Thinking…'],
-    ['während ich weg war', 'de', 'Einen Moment …'],
+    // No time away known: the last hours, as the answer says them.
+    ['während ich weg war', 'de', 'Ich sehe mir an, was in den letzten 8 Stunden passiert ist …'],
   ])('%s', (text, language, expected) => {
     expect(progressText(parseQuestion(text, { ...ctx, language }), language)).toBe(expected);
   });

@@ -250,10 +250,28 @@ describe('while I was out', () => {
     'während ich weg war',
     "while I'm away",
     'als wir im Urlaub waren',
-  ])('%s asks when, with no time away known', (q) => {
+    'wut did i miss',
+    'was hab ich verpasst',
+  ])('%s looks at the last 8 hours, said as a guess, with no time away or last use known', (q) => {
     const w = read(q, now, BERLIN);
-    expect(w.timing).toBe('ask');
-    expect(w.label).toEqual({ type: 'away' });
+    expect(w.timing).toBeUndefined();
+    expect([w.from, w.to]).toEqual([new Date('2026-06-10T10:00+02:00'), new Date(now)]);
+    expect(w.label).toEqual({ type: 'away', guess: { since: 'hours', hours: 8 } });
+  });
+
+  it('takes the last use of the app as the start when it was a while ago, and not days back', () => {
+    const at = (lastUsedAt: string) =>
+      parseTimeWindow(fold('what happened while I was out?'), {
+        now: new Date(now),
+        timezone: BERLIN,
+        lastUsedAt: new Date(lastUsedAt),
+      })!;
+    const w = at('2026-06-10T07:30+02:00');
+    expect([w.from, w.to]).toEqual([new Date('2026-06-10T07:30+02:00'), new Date(now)]);
+    expect(w.label).toEqual({ type: 'away', guess: { since: 'last_use' } });
+    // Ten minutes ago is the same sitting; four days ago is not an absence: the last 8 hours instead.
+    expect(at('2026-06-10T17:50+02:00').label).toEqual({ type: 'away', guess: { since: 'hours', hours: 8 } });
+    expect(at('2026-06-06T17:00+02:00').label).toEqual({ type: 'away', guess: { since: 'hours', hours: 8 } });
   });
 
   it('uses the last known time away', () => {

@@ -58,8 +58,11 @@ export type WindowLabel =
   | { type: 'weekend' }
   /** "an hour ago", "vor 2 Stunden", "three weeks ago": a window around then. */
   | { type: 'ago'; amount: number; unit: 'hour' | 'week' }
-  /** "while I was out" / "während ich weg war". */
-  | { type: 'away' };
+  /**
+   * "while I was out" / "während ich weg war". `guess`: no time away is known, so the window is a guess the
+   * answer says and offers to narrow: since the app was last used, or the last few hours.
+   */
+  | { type: 'away'; guess?: { since: 'last_use' } | { since: 'hours'; hours: number } };
 
 /**
  * How the window stands against now. `so_far`: it has begun but ends later ("this afternoon" at 2 PM), so
@@ -84,6 +87,8 @@ export interface TimeContext {
    * then the answer asks when.
    */
   away?: { from: Date; to: Date } | null | undefined;
+  /** When the user last used the app before this message (their previous chat message), if known. */
+  lastUsedAt?: Date | null | undefined;
 }
 
 export const DEFAULT_WINDOW_HOURS = 24;
@@ -701,18 +706,35 @@ function dayWindow(t: string, ctx: TimeContext, today: number): TimeWindow | und
 }
 
 const AWAY = new RegExp(
-  '\\b(?:while|when|whilst)\\s+(?:i|we|im)\\s+(?:(?:was|were|am|are|have been|ve been|had been)\\s+)?' +
+  '\\b(?:what|wut|wat|wot) (?:did|have) (?:i|we) (?:miss|missed)\\b|\\bwas (?:hab|habe|haben) (?:ich|wir) verpasst\\b|' +
+    '\\b(?:while|when|whilst)\\s+(?:i|we|im)\\s+(?:(?:was|were|am|are|have been|ve been|had been)\\s+)?' +
     '(?:out|away|gone|not (?:at )?home|at work|on (?:holiday|vacation)|travell?ing)\\b|\\bsince i left\\b|' +
     '\\b(?:wahrend|als|solange)\\s+(?:ich|wir)\\s+(?:weg|unterwegs|aus dem haus|nicht (?:zu ?hause|daheim|da)|' +
     'im urlaub|verreist|bei der arbeit|auf der arbeit|arbeiten)\\b|\\bseit ich (?:weg|los) bin\\b',
 );
 
-/** "while I was out": the last away period when one is known, else a question back ("When were you out?"). */
+/** Without a time away or a last use, "while I was out" looks this far back (a working day or a night). */
+export const AWAY_GUESS_HOURS = 8;
+/** A last use older than this is not taken as the start of an absence (a day's questions, not a trip). */
+const LAST_USE_MAX_MS = 3 * 86_400_000;
+
+/**
+ * "while I was out": the last away period when one is known; else a guess said as such (issue 32): since
+ * the app was last used, when that was at least a little while ago and not days back, else the last hours.
+ */
 function awayWindow(ctx: TimeContext): TimeWindow {
   const away = ctx.away;
   if (away && away.from.getTime() < away.to.getTime() && away.from.getTime() <= ctx.now.getTime())
     return against(away.from, away.to, { type: 'away' }, ctx.now);
-  return { from: ctx.now, to: ctx.now, label: { type: 'away' }, timing: 'ask' };
+  const used = ctx.lastUsedAt?.getTime();
+  const ago = used === undefined ? undefined : ctx.now.getTime() - used;
+  if (used !== undefined && ago !== undefined && ago >= 30 * 60_000 && ago <= LAST_USE_MAX_MS)
+    return { from: new Date(used), to: ctx.now, label: { type: 'away', guess: { since: 'last_use' } } };
+  return {
+    from: new Date(ctx.now.getTime() - AWAY_GUESS_HOURS * 3_600_000),
+    to: ctx.now,
+    label: { type: 'away', guess: { since: 'hours', hours: AWAY_GUESS_HOURS } },
+  };
 }
 
 /** The window a folded question names, or undefined when it names none. */

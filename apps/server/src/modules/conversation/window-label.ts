@@ -109,8 +109,13 @@ export function windowPhrase(label: WindowLabel, language: Language): string {
       if (unit === 'hour') return amount === 1 ? 'vor etwa einer Stunde' : `vor etwa ${amount} Stunden`;
       return amount === 1 ? 'vor etwa einer Woche' : `vor etwa ${amount} Wochen`;
     }
-    case 'away':
-      return en ? 'while you were out' : 'während du weg warst';
+    case 'away': {
+      const guess = label.guess;
+      if (!guess) return en ? 'while you were out' : 'während du weg warst';
+      if (guess.since === 'last_use')
+        return en ? 'since you last used the app' : 'seit du die App zuletzt benutzt hast';
+      return en ? `in the last ${guess.hours} hours` : `in den letzten ${guess.hours} Stunden`;
+    }
     case 'day': {
       const base = en ? enDay(label.day, label.part) : deDay(label.day, label.part);
       const { after, before, around, since } = label;

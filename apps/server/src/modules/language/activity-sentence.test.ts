@@ -274,3 +274,26 @@ describe('people in the background', () => {
     expect(describeActivity(f, language)).toBe(expected);
   });
 });
+
+describe('a busy scene (issue 31 point 12)', () => {
+  const many = (n: number, o: DetectedObject) => Array.from({ length: n }, () => o);
+  const background = many(5, { ...person, background: true });
+  it('says many, not "Twelve people and 18 silver cars", and counts no one in the background', () => {
+    const park = facts('Driveway', [...many(18, car('silver')), ...background]);
+    expect(describeActivity(park, 'en')).toBe(
+      'Many silver cars were seen in the Driveway at 3:12 PM, with people in the background.',
+    );
+    expect(describeActivity(park, 'de')).toBe(
+      'Viele silberne Autos wurden um 15:12 von der Kamera „Driveway“ erfasst; im Hintergrund waren weitere Personen.',
+    );
+    expect(describeActivity(facts('Driveway', [...many(12, person), ...many(18, car('silver'))]), 'en')).toBe(
+      'Many people and many silver cars were seen in the Driveway at 3:12 PM.',
+    );
+  });
+
+  it('still counts a few', () => {
+    expect(describeActivity(facts('Driveway', many(5, car('silver'))), 'en')).toBe(
+      'Five silver cars pulled into the Driveway at 3:12 PM.',
+    );
+  });
+});

@@ -115,6 +115,13 @@ export function subjectsOf(objects: DetectedObject[], recognised: RecognisedName
 
 const countOf = (s: Subject) => (s.type === 'named' ? 1 : s.count);
 
+/**
+ * From this many alike things on, a sentence says "many" (a car park's 18 cars, a queue of people): the exact
+ * count of a busy scene is noise in an alert (issue 31 point 12), and detectors miscount crowds anyway.
+ */
+export const MANY = 6;
+const isMany = (s: Subject) => s.type === 'group' && s.count >= MANY;
+
 function enSubject(s: Subject): string {
   if (s.type === 'named') {
     if (s.species) return `your ${nounFor('animal', s.species).en.one} ${s.name}`;
@@ -126,6 +133,7 @@ function enSubject(s: Subject): string {
     (w): w is string => Boolean(w),
   );
   const phrase = words.join(' ');
+  if (isMany(s)) return `many ${phrase}`;
   return s.count === 1 ? `${enArticle(phrase)} ${phrase}` : `${numberWord(s.count, 'en')} ${phrase}`;
 }
 
@@ -145,6 +153,7 @@ function deSubject(s: Subject): string {
     const ending = deMixedEnding(noun.gender);
     return [deArticle(noun.gender), ...adjectives.map((a) => a + ending), noun.one].join(' ');
   }
+  if (isMany(s)) return ['viele', ...adjectives.map((a) => `${a}e`), noun.other].join(' ');
   return [numberWord(s.count, 'de'), ...adjectives.map((a) => `${a}e`), noun.other].join(' ');
 }
 
@@ -168,7 +177,8 @@ function sentenceEn(facts: ActivityFacts, subjects: Subject[], time: string): st
   if (isKnown(place)) {
     if (kinds.has('person') && !kinds.has('vehicle') && place.known.cls === 'entrance')
       return `${who} walked up to ${enTarget(place)} at ${time}.`;
-    if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive)
+    // Many cars are parked there, not arriving.
+    if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive && !subjects.some(isMany))
       return `${who} pulled into ${enTarget(place)} at ${time}.`;
   }
   return `${who} ${plural ? 'were' : 'was'} seen ${enWhere(place)} at ${time}.`;
@@ -184,7 +194,7 @@ function sentenceDe(facts: ActivityFacts, subjects: Subject[], time: string): st
     return `${who} ${plural ? 'wurden' : 'wurde'} um ${time} ${deByCamera(place)} erfasst.`;
   if (kinds.has('person') && !kinds.has('vehicle') && place.known.cls === 'entrance')
     return `${who} ${plural ? 'kamen' : 'kam'} um ${time} ${deToward(place)}.`;
-  if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive)
+  if (kinds.size === 1 && kinds.has('vehicle') && place.known.drive && !subjects.some(isMany))
     return `${who} ${plural ? 'fuhren' : 'fuhr'} um ${time} ${deInto(place)}.`;
   return `${who} ${plural ? 'wurden' : 'wurde'} um ${time} ${deWhere(place)} gesehen.`;
 }

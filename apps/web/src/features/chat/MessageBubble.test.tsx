@@ -41,4 +41,44 @@ describe('a chat bubble', () => {
     expect(stamp).toHaveTextContent(/^Jun 10, 03:10\sAM$/);
     expect(stamp).toHaveAttribute('dateTime', '2025-06-10T01:10:00.000Z');
   });
+
+  it('shows each sentence once: a clip whose sentence the alert text says is captioned with its camera', () => {
+    const sentence = 'Two people walked up to the Door at 3:10 AM.';
+    const other = 'A car pulled into the Driveway at 3:10 AM.';
+    const alert: ChatItem = {
+      ...item,
+      text: sentence,
+      videos: [
+        {
+          activity_uuid: 'a1',
+          camera_name: 'Door',
+          activity_description: sentence,
+          video_url: null,
+          url: null,
+          hls_url: null,
+          date_time_utc: item.date_time_utc,
+          thumbnail_image_url: null,
+        },
+        {
+          activity_uuid: 'a2',
+          camera_name: 'Driveway',
+          activity_description: other,
+          video_url: null,
+          url: null,
+          hls_url: null,
+          date_time_utc: item.date_time_utc,
+          thumbnail_image_url: null,
+        },
+      ],
+    };
+    render(
+      <ol>
+        <MessageBubble item={alert} timeZone="Europe/Berlin" onReply={() => {}} onRetry={() => {}} />
+      </ol>,
+    );
+    expect(screen.getAllByText(sentence)).toHaveLength(1);
+    expect(screen.getByText('Door', { selector: 'figcaption' })).toBeInTheDocument();
+    // A clip the text does not speak of keeps its own sentence.
+    expect(screen.getByText(other, { selector: 'figcaption' })).toBeInTheDocument();
+  });
 });

@@ -1,3 +1,4 @@
+import type { VideoAttachment } from '@homesitter/contract';
 import { AlertCircle, Clock, CornerUpLeft, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { formatInZone } from '../../shared/lib/time';
@@ -12,6 +13,16 @@ interface Props {
   timeZone: string | null | undefined;
   onReply: (item: ChatItem) => void;
   onRetry: (item: ChatItem) => void;
+}
+
+/**
+ * The line under a clip in a bubble: an alert's text is its clips' sentences, so a clip whose sentence the
+ * text already says is captioned with its camera's name only (issue 31 point 12: each sentence shown once).
+ */
+export function captionUnder(video: VideoAttachment, text: string): string | null | undefined {
+  const sentence = video.activity_description_in_preferred_language ?? video.activity_description;
+  if (!sentence || !text.includes(sentence.trim())) return undefined;
+  return video.camera_name ?? null;
 }
 
 /** One message: quote, text, images and clips; our own pending or failed messages say so. */
@@ -70,6 +81,7 @@ export function MessageBubble({ item, timeZone, onReply, onRetry }: Props) {
           <VideoPlayer
             key={video.activity_uuid ?? i}
             video={video}
+            caption={captionUnder(video, item.text)}
             className="mt-2 w-64 max-w-full md:w-80"
           />
         ))}

@@ -15,10 +15,16 @@ export function VideoPlayer({
   video,
   className,
   autoPlay = false,
+  caption,
 }: {
   video: VideoAttachment;
   className?: string;
   autoPlay?: boolean;
+  /**
+   * The line under the clip, when not its description: a chat bubble whose text already says the
+   * description shows the camera's name instead, so no sentence is shown twice. Null: no line.
+   */
+  caption?: string | null;
 }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLVideoElement>(null);
@@ -57,6 +63,7 @@ export function VideoPlayer({
     video.aspectRatio ?? (video.metaWidth && video.metaHeight ? video.metaWidth / video.metaHeight : 16 / 9);
   const label =
     video.activity_description_in_preferred_language ?? video.activity_description ?? video.camera_name;
+  const shown = caption === undefined ? label : caption;
   const poster = thumbnailFor(video);
   // An alert about snapshots has no clip: its picture is shown instead of a player.
   if (!hls && !file)
@@ -73,7 +80,7 @@ export function VideoPlayer({
             />
           </a>
         ) : null}
-        {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+        {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
       </figure>
     );
   if (kind === 'native')
@@ -86,7 +93,7 @@ export function VideoPlayer({
           ratio={ratio}
           autoOpen={autoPlay}
         />
-        {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+        {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
         {file ? <NativeVideoActions url={file} title={label ?? undefined} /> : null}
       </figure>
     );
@@ -103,7 +110,7 @@ export function VideoPlayer({
         className="w-full rounded-xl bg-black"
         style={{ aspectRatio: String(ratio) }}
       />
-      {label ? <figcaption className="mt-1 text-xs text-slate-400">{label}</figcaption> : null}
+      {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
     </figure>
   );
 }
