@@ -97,6 +97,7 @@ function cameraRow(
     snapshot_url: null,
     snapshot_date_time_utc: null,
     created_at: new Date().toISOString(),
+    private_events_today: 0,
   };
 }
 
