@@ -1,0 +1,74 @@
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import { serverPath } from '../../platform/paths.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import { NEST_CALLBACK_PATH } from '@homesitter/contract';
+import type { CamerasApi } from '../cameras/cameras.module.js';
+import type { ChatApi } from '../chat/chat.module.js';
+import type { UsersApi } from '../users/users.module.js';
+import { createNestGoogle } from './nest.google.js';
+import { registerNestWorkers, scheduleNestJobs } from './nest.jobs.js';
+import { nestLinkLost } from './nest.notice.js';
+import { createNestRepository } from './nest.repository.js';
+import { registerNestRoutes } from './nest.routes.js';
+import { createNestService } from './nest.service.js';
+
+export interface NestNeeds {
+  cameras: Pick<CamerasApi, 'nest'>;
+  users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById'>;
+  chat: Pick<ChatApi, 'postAgentMessage'>;
+  secrets: SecretBox;
+}
+
+/**
+ * Google Nest cameras (docs/nest.md): the owner links a Google account, each Nest camera, doorbell and
+ * display with a camera becomes a camera of theirs, kept in step every few minutes.
+ */
+export function createNestModule(context: ModuleContext, needs: NestNeeds) {
+  const { config, log } = context;
+  const configured = Boolean(config.NEST_PROJECT_ID && config.NEST_CLIENT_ID && config.NEST_CLIENT_SECRET);
+  const google = configured
+    ? createNestGoogle({
+        projectId: config.NEST_PROJECT_ID!,
+        clientId: config.NEST_CLIENT_ID!,
+        clientSecret: config.NEST_CLIENT_SECRET!,
+        authUrl: config.NEST_AUTH_URL,
+        tokenUrl: config.NEST_TOKEN_URL,
+        apiUrl: config.NEST_API_URL,
+        redirectUri: `${config.PUBLIC_URL}${NEST_CALLBACK_PATH}`,
+        pubsubScope: Boolean(config.NEST_PUBSUB_SUBSCRIPTION) && !config.NEST_PUBSUB_CREDENTIALS,
+      })
+    : null;
+  const service = createNestService({
+    repo: createNestRepository(context.database.db),
+    google,
+    cameras: needs.cameras.nest,
+    secrets: needs.secrets,
+    log,
+    tellLinkLost: async (userId) => {
+      const row = await needs.users.findRowById(userId);
+      if (!row) return;
+      const notice = nestLinkLost(row.preferredLanguage, `${config.PUBLIC_URL}/settings/camera-setup`);
+      await needs.chat.postAgentMessage(userId, { text: notice.text });
+    },
+  });
+
+  return {
+    api: {
+      /** One account's devices now (tests; the job does the same every few minutes). */
+      sync: (userId: string) => service.sync(userId),
+    },
+    routes: (app, { guards }) =>
+      registerNestRoutes(app, {
+        service,
+        users: needs.users,
+        guards,
+        publicUrl: config.PUBLIC_URL,
+        guideFile: serverPath('..', '..', 'docs', 'nest.md'),
+      }),
+    workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
+    schedule: async (jobs) => {
+      if (configured) await scheduleNestJobs(jobs);
+    },
+  } satisfies AppModule<unknown>;
+}
+export type NestApi = ReturnType<typeof createNestModule>['api'];

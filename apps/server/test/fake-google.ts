@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SdmDevice } from '../src/modules/nest/nest.google.js';
+
+/**
+ * A local Google for Nest, on 127.0.0.1, speaking the documented shapes:
+ * - the Partner Connections Manager consent page, `GET /partnerconnections/{project}/auth?…`, which
+ *   redirects to `redirect_uri` with `code` and `state`, or with `error=access_denied` when the user declines
+ *   (https://developers.google.com/nest/device-access/authorize);
+ * - the OAuth token endpoint, `POST /token` (form: `grant_type=authorization_code|refresh_token`), answering
+ *   `{access_token, expires_in, refresh_token?, scope, token_type}` or `400 {"error":"invalid_grant"}`, and
+ *   `POST /revoke` (https://developers.google.com/identity/protocols/oauth2/web-server);
+ * - SDM `GET /v1/enterprises/{project}/devices` answering `{devices:[…]}` with a bearer token
+ *   (https://developers.google.com/nest/device-access/reference/rest/v1/enterprises.devices/list).
+ */
+export async function startFakeGoogle(projectId = 'test-project') {
+  const clientId = `${randomBytes(6).toString('hex')}.apps.googleusercontent.com`;
+  const clientSecret = randomBytes(12).toString('hex');
+  const codes = new Map<string, string>();
+  const accessTokens = new Set<string>();
+  const refreshTokens = new Set<string>();
+  const state = {
+    devices: [] as SdmDevice[],
+    /** The next consent is declined. */
+    denyConsent: false,
+    /** Exchanges of a code fail with invalid_grant. */
+    failExchange: false,
+    /** Refreshes fail with invalid_grant (revoked in the Google account). */
+    revokeGrant: false,
+    exchanged: 0,
+    revoked: [] as string[],
+    consentQueries: [] as URLSearchParams[],
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+
+      if (req.method === 'GET' && url.pathname === `/partnerconnections/${projectId}/auth`) {
+        state.consentQueries.push(url.searchParams);
+        const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+        if (state.denyConsent) {
+          state.denyConsent = false;
+          back.searchParams.set('error', 'access_denied');
+        } else {
+          const code = `4/${randomBytes(12).toString('hex')}`;
+          codes.set(code, url.searchParams.get('client_id') ?? '');
+          back.searchParams.set('code', code);
+          back.searchParams.set('scope', url.searchParams.get('scope') ?? '');
+        }
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        return res.writeHead(302, { location: back.toString() }).end();
+      }
+
+      if (req.method === 'POST' && url.pathname === '/token') {
+        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
+          return reply(401, {
+            error: 'invalid_client',
+            error_description: 'The OAuth client was not found.',
+          });
+        const access = () => {
+          const token = `ya29.${randomBytes(12).toString('hex')}`;
+          accessTokens.add(token);
+          return token;
+        };
+        if (form.get('grant_type') === 'authorization_code') {
+          const code = form.get('code') ?? '';
+          if (state.failExchange || !codes.delete(code))
+            return reply(400, { error: 'invalid_grant', error_description: 'Bad Request' });
+          state.exchanged += 1;
+          const refresh = `1//${randomBytes(12).toString('hex')}`;
+          refreshTokens.add(refresh);
+          return reply(200, {
+            access_token: access(),
+            expires_in: 3599,
+            refresh_token: refresh,
+            scope: 'https://www.googleapis.com/auth/sdm.service',
+            token_type: 'Bearer',
+          });
+        }
+        if (form.get('grant_type') === 'refresh_token') {
+          if (state.revokeGrant || !refreshTokens.has(form.get('refresh_token') ?? ''))
+            return reply(400, {
+              error: 'invalid_grant',
+              error_description: 'Token has been expired or revoked.',
+            });
+          return reply(200, { access_token: access(), expires_in: 3599, token_type: 'Bearer' });
+        }
+        return reply(400, { error: 'unsupported_grant_type' });
+      }
+
+      if (req.method === 'POST' && url.pathname === '/revoke') {
+        const token = form.get('token') ?? '';
+        state.revoked.push(token);
+        refreshTokens.delete(token);
+        return reply(200, {});
+      }
+
+      if (req.method === 'GET' && url.pathname === `/v1/enterprises/${projectId}/devices`) {
+        const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        if (state.revokeGrant || !accessTokens.has(token))
+          return reply(401, {
+            error: {
+              code: 401,
+              message: 'Request had invalid authentication credentials.',
+              status: 'UNAUTHENTICATED',
+            },
+          });
+        return reply(200, { devices: state.devices });
+      }
+      return reply(404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    state,
+    /** The server's NEST_* settings pointing at this fake. */
+    env: {
+      NEST_PROJECT_ID: projectId,
+      NEST_CLIENT_ID: clientId,
+      NEST_CLIENT_SECRET: clientSecret,
+      NEST_AUTH_URL: `${base}/partnerconnections`,
+      NEST_TOKEN_URL: `${base}/token`,
+      NEST_API_URL: `${base}/v1`,
+    },
+    /** Expires every access token handed out: the next call must refresh. */
+    expireAccessTokens: () => accessTokens.clear(),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type FakeGoogle = Awaited<ReturnType<typeof startFakeGoogle>>;
+
+/** An SDM device in the documented shape. */
+export function sdmDevice(
+  projectId: string,
+  id: string,
+  options: {
+    type?: 'CAMERA' | 'DOORBELL' | 'DISPLAY' | 'THERMOSTAT';
+    customName?: string;
+    room?: string;
+    protocols?: string[];
+  },
+): SdmDevice {
+  const type = options.type ?? 'CAMERA';
+  const traits: SdmDevice['traits'] = { 'sdm.devices.traits.Info': { customName: options.customName ?? '' } };
+  if (type !== 'THERMOSTAT') {
+    traits['sdm.devices.traits.CameraLiveStream'] = {
+      maxVideoResolution: { width: 640, height: 480 },
+      videoCodecs: ['H264'],
+      audioCodecs: ['AAC'],
+      supportedProtocols: options.protocols ?? ['RTSP'],
+    };
+    traits['sdm.devices.traits.CameraEventImage'] = {};
+    traits['sdm.devices.traits.CameraPerson'] = {};
+    traits['sdm.devices.traits.CameraMotion'] = {};
+  }
+  if (type === 'DOORBELL') traits['sdm.devices.traits.DoorbellChime'] = {};
+  return {
+    name: `enterprises/${projectId}/devices/${id}`,
+    type: `sdm.devices.types.${type}`,
+    traits,
+    parentRelations: options.room
+      ? [{ parent: `enterprises/${projectId}/structures/s1/rooms/r1`, displayName: options.room }]
+      : [],
+  };
+}
