@@ -13,6 +13,7 @@ import { pageClass, SettingsHeader } from '../settings/SettingsHeader';
 import { useRegenerateUploadCredentials, useUploadCredentials } from './api';
 import { BrandGuides } from './BrandGuides';
 import { CopyField } from './CopyField';
+import { NestAccount } from './nest/NestAccount';
 
 /** docs/product.md §2 settings/camera-setup: where cameras upload (FTP and email), step by step per brand. */
 export default function CameraSetupPage() {
@@ -63,6 +64,7 @@ export default function CameraSetupPage() {
               {t('setup.regenerate')}
             </Button>
           </Card>
+          <NestAccount />
           <BrandGuides />
         </div>
       ) : null}

@@ -33,10 +33,14 @@ export type StatusFields = Pick<
 
 /**
  * What is true of a camera in one word. Upload cameras have nothing to configure: they either send events
- * or have not yet. Stream cameras show their configuration until it is done, then their stream.
+ * or have not yet. Stream cameras show their configuration until it is done, then their stream. Nest
+ * cameras show their set-up until it is done, then their events (nothing is pulled while nobody watches).
  */
 export function cameraStatus(camera: StatusFields): CameraStatusView {
-  if (camera.connection_type === 'upload') {
+  const eventsOnly =
+    camera.connection_type === 'upload' ||
+    (camera.connection_type === 'nest' && camera.configuration_status === 'configured');
+  if (eventsOnly) {
     return camera.last_activity_date_time_utc
       ? { key: 'receivingEvents', tone: 'good', reason: null }
       : { key: 'waitingForEvents', tone: 'neutral', reason: null };
