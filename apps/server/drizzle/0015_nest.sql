@@ -8,6 +8,13 @@ CREATE TABLE "nest_devices" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "nest_event_sessions" (
+	"user_id" uuid NOT NULL,
+	"session_id" text NOT NULL,
+	"upload_id" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "nest_link_states" (
 	"nonce" text PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -26,6 +33,8 @@ CREATE TABLE "nest_links" (
 --> statement-breakpoint
 ALTER TABLE "nest_devices" ADD CONSTRAINT "nest_devices_camera_id_cameras_id_fk" FOREIGN KEY ("camera_id") REFERENCES "public"."cameras"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "nest_devices" ADD CONSTRAINT "nest_devices_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "nest_event_sessions" ADD CONSTRAINT "nest_event_sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "nest_link_states" ADD CONSTRAINT "nest_link_states_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "nest_links" ADD CONSTRAINT "nest_links_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "nest_devices_user_device_unique" ON "nest_devices" USING btree ("user_id","device_name");
+CREATE UNIQUE INDEX "nest_devices_user_device_unique" ON "nest_devices" USING btree ("user_id","device_name");--> statement-breakpoint
+CREATE UNIQUE INDEX "nest_event_sessions_unique" ON "nest_event_sessions" USING btree ("user_id","session_id");

@@ -172,6 +172,7 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     cameras: cameras.api,
     users: users.api,
     chat: chat.api,
+    ingest: ingest.api,
     secrets: deps.secrets,
   });
   const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });

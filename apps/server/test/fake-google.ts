@@ -31,8 +31,23 @@ export async function startFakeGoogle(projectId = 'test-project') {
     exchanged: 0,
     revoked: [] as string[],
     consentQueries: [] as URLSearchParams[],
+    /** The picture every GenerateImage URL serves. */
+    image: Buffer.alloc(0) as Buffer,
+    imageFetches: 0,
+    generateImageCalls: 0,
+    acknowledged: [] as string[],
+    /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
+    failImage: false,
   };
+  // Pub/Sub: messages waiting to be pulled, and those pulled but not acknowledged (by ackId).
+  const pending: { messageId: string; data: string }[] = [];
+  const outstanding = new Map<string, { messageId: string; data: string }>();
+  const waiters: (() => void)[] = [];
+  const images = new Map<string, string>();
+  let messageSeq = 0;
+  const subscription = `projects/${projectId}/subscriptions/nest-events`;
 
+  let base = '';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -102,6 +117,70 @@ export async function startFakeGoogle(projectId = 'test-project') {
         return reply(200, {});
       }
 
+      const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (req.method === 'POST' && url.pathname === `/pubsub/v1/${subscription}:pull`) {
+        if (!accessTokens.has(bearer)) return reply(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+        // As Pub/Sub does: the pull waits a while for messages rather than answering empty at once.
+        const answer = () => {
+          const batch = pending.splice(0, 10).map((m) => {
+            const ackId = `ack-${randomBytes(6).toString('hex')}`;
+            outstanding.set(ackId, m);
+            return {
+              ackId,
+              message: { data: m.data, messageId: m.messageId, publishTime: new Date().toISOString() },
+              deliveryAttempt: 1,
+            };
+          });
+          reply(200, batch.length ? { receivedMessages: batch } : {});
+        };
+        if (pending.length) return answer();
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(wake), 1);
+          answer();
+        }, 2000);
+        const wake = () => {
+          clearTimeout(timer);
+          answer();
+        };
+        waiters.push(wake);
+        return;
+      }
+      if (req.method === 'POST' && url.pathname === `/pubsub/v1/${subscription}:acknowledge`) {
+        const { ackIds } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+          ackIds?: string[];
+        };
+        for (const id of ackIds ?? []) {
+          const m = outstanding.get(id);
+          if (m) state.acknowledged.push(m.messageId);
+          outstanding.delete(id);
+        }
+        return reply(200, {});
+      }
+      const command = url.pathname.match(
+        new RegExp(`^/v1/(enterprises/${projectId}/devices/[^/:]+):executeCommand$`),
+      );
+      if (req.method === 'POST' && command) {
+        if (!accessTokens.has(bearer)) return reply(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          command: string;
+          params: { eventId?: string };
+        };
+        if (body.command !== 'sdm.devices.commands.CameraEventImage.GenerateImage')
+          return reply(400, { error: { code: 400, status: 'INVALID_ARGUMENT' } });
+        state.generateImageCalls += 1;
+        if (state.failImage) return reply(500, { error: { code: 500, status: 'INTERNAL' } });
+        const id = randomBytes(6).toString('hex');
+        const token = randomBytes(8).toString('hex');
+        images.set(id, token);
+        return reply(200, { results: { url: `${base}/image/${id}`, token } });
+      }
+      const image = url.pathname.match(/^\/image\/([0-9a-f]+)$/);
+      if (req.method === 'GET' && image) {
+        if (req.headers.authorization !== `Basic ${images.get(image[1]!)}`) return reply(401, {});
+        state.imageFetches += 1;
+        return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(state.image);
+      }
+
       if (req.method === 'GET' && url.pathname === `/v1/enterprises/${projectId}/devices`) {
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
         if (state.revokeGrant || !accessTokens.has(token))
@@ -118,7 +197,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     state,
     /** The server's NEST_* settings pointing at this fake. */
@@ -129,10 +208,30 @@ export async function startFakeGoogle(projectId = 'test-project') {
       NEST_AUTH_URL: `${base}/partnerconnections`,
       NEST_TOKEN_URL: `${base}/token`,
       NEST_API_URL: `${base}/v1`,
+      NEST_PUBSUB_URL: `${base}/pubsub/v1`,
+    },
+    subscription,
+    /** Publishes an SDM event message (its data JSON) on the subscription; answers its messageId. */
+    publish(data: unknown): string {
+      messageSeq += 1;
+      const messageId = String(messageSeq);
+      pending.push({ messageId, data: Buffer.from(JSON.stringify(data)).toString('base64') });
+      waiters.splice(0).forEach((wake) => wake());
+      return messageId;
+    },
+    /** Every message pulled and not acknowledged goes out again (as after its ack deadline). */
+    redeliverOutstanding() {
+      pending.push(...outstanding.values());
+      outstanding.clear();
+      waiters.splice(0).forEach((wake) => wake());
     },
     /** Expires every access token handed out: the next call must refresh. */
     expireAccessTokens: () => accessTokens.clear(),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      waiters.splice(0).forEach((wake) => wake());
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 export type FakeGoogle = Awaited<ReturnType<typeof startFakeGoogle>>;

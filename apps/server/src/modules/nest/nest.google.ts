@@ -129,6 +129,28 @@ export function createNestGoogle(config: NestGoogleConfig) {
         throw new NestProviderError(`revoke answered ${res.status}`, res.status);
     },
 
+    /**
+     * `CameraEventImage.GenerateImage` for an event, then the image itself (`Authorization: Basic <token>`):
+     * https://developers.google.com/nest/device-access/traits/device/camera-event-image. Google's URL is
+     * not user input: `CAMERA_NETWORKS` does not apply to it.
+     */
+    async eventImage(accessToken: string, deviceName: string, eventId: string): Promise<Buffer> {
+      const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          command: 'sdm.devices.commands.CameraEventImage.GenerateImage',
+          params: { eventId },
+        }),
+      });
+      if (!res.ok) throw new NestProviderError(`GenerateImage answered ${res.status}`, res.status);
+      const { results } = (await res.json()) as { results?: { url?: string; token?: string } };
+      if (!results?.url || !results.token) throw new NestProviderError('GenerateImage answered no image');
+      const image = await call(results.url, { headers: { authorization: `Basic ${results.token}` } });
+      if (!image.ok) throw new NestProviderError(`event image answered ${image.status}`, image.status);
+      return Buffer.from(await image.arrayBuffer());
+    },
+
     /** `GET enterprises/{project}/devices`: every device the user shared with this project. */
     async listDevices(accessToken: string): Promise<SdmDevice[]> {
       const url = `${trim(config.apiUrl)}/enterprises/${encodeURIComponent(config.projectId)}/devices`;

@@ -4,9 +4,13 @@ import type { SecretBox } from '../../platform/secrets.js';
 import { NEST_CALLBACK_PATH } from '@homesitter/contract';
 import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { ChatApi } from '../chat/chat.module.js';
+import type { IngestApi } from '../ingest/ingest.module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { createNestGoogle } from './nest.google.js';
-import { registerNestWorkers, scheduleNestJobs } from './nest.jobs.js';
+import { createNestEvents } from './nest.events.js';
+import { registerNestWorkers, scheduleNestJobs, startNestPuller } from './nest.jobs.js';
+import { PUBSUB_SCOPE } from './nest.google.js';
+import { createPubsub, createServiceAccountTokens } from './nest.pubsub.js';
 import { nestLinkLost } from './nest.notice.js';
 import { createNestRepository } from './nest.repository.js';
 import { registerNestRoutes } from './nest.routes.js';
@@ -16,6 +20,7 @@ export interface NestNeeds {
   cameras: Pick<CamerasApi, 'nest'>;
   users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
+  ingest: Pick<IngestApi, 'acceptUpload'>;
   secrets: SecretBox;
 }
 
@@ -38,8 +43,9 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
         pubsubScope: Boolean(config.NEST_PUBSUB_SUBSCRIPTION) && !config.NEST_PUBSUB_CREDENTIALS,
       })
     : null;
+  const repo = createNestRepository(context.database.db);
   const service = createNestService({
-    repo: createNestRepository(context.database.db),
+    repo,
     google,
     cameras: needs.cameras.nest,
     secrets: needs.secrets,
@@ -51,6 +57,16 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
       await needs.chat.postAgentMessage(userId, { text: notice.text });
     },
   });
+
+  const events = createNestEvents({
+    repo,
+    cameras: needs.cameras.nest,
+    ingest: needs.ingest,
+    eventImage: (userId, deviceName, eventId) => service.eventImage(userId, deviceName, eventId),
+    log,
+  });
+  const subscription = configured ? config.NEST_PUBSUB_SUBSCRIPTION : undefined;
+  let stopPuller: (() => Promise<void>) | null = null;
 
   return {
     api: {
@@ -68,6 +84,25 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
     schedule: async (jobs) => {
       if (configured) await scheduleNestJobs(jobs);
+    },
+    ready: () => {
+      if (!subscription) return;
+      const credentials = config.NEST_PUBSUB_CREDENTIALS;
+      stopPuller = startNestPuller({
+        pubsub: createPubsub({ url: config.NEST_PUBSUB_URL, subscription }),
+        token: credentials
+          ? createServiceAccountTokens({
+              file: credentials,
+              tokenUrl: config.NEST_TOKEN_URL,
+              scope: PUBSUB_SCOPE,
+            })
+          : () => service.pubsubToken(),
+        handle: events,
+        log,
+      });
+    },
+    close: async () => {
+      await stopPuller?.();
     },
   } satisfies AppModule<unknown>;
 }

@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { nestDevices, nestLinkStates, nestLinks } from '../../platform/db/schema.js';
+import { nestDevices, nestEventSessions, nestLinkStates, nestLinks } from '../../platform/db/schema.js';
 
 export type NestLinkRow = typeof nestLinks.$inferSelect;
 export type NestDeviceRow = typeof nestDevices.$inferSelect;
@@ -96,6 +96,24 @@ export function createNestRepository(db: Db) {
 
     async deleteDevice(cameraId: string): Promise<void> {
       await db.delete(nestDevices).where(eq(nestDevices.cameraId, cameraId));
+    },
+
+    /** Every linked user's row of this device (two accounts may share a home). */
+    async findDevices(deviceName: string): Promise<NestDeviceRow[]> {
+      return db.select().from(nestDevices).where(eq(nestDevices.deviceName, deviceName));
+    },
+
+    async hasSession(userId: string, sessionId: string): Promise<boolean> {
+      const rows = await db
+        .select({ sessionId: nestEventSessions.sessionId })
+        .from(nestEventSessions)
+        .where(and(eq(nestEventSessions.userId, userId), eq(nestEventSessions.sessionId, sessionId)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async recordSession(userId: string, sessionId: string, uploadId: string | null): Promise<void> {
+      await db.insert(nestEventSessions).values({ userId, sessionId, uploadId }).onConflictDoNothing();
     },
 
     async deleteDevices(userId: string): Promise<void> {

@@ -219,6 +219,30 @@ export function createNestService(deps: NestServiceDeps) {
 
     sync,
 
+    /** An event's picture, fetched with its owner's token (GenerateImage, then the image). */
+    async eventImage(userId: string, deviceName: string, eventId: string): Promise<Buffer> {
+      const link = await repo.findLink(userId);
+      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
+      try {
+        return await google.eventImage(await accessToken(link), deviceName, eventId);
+      } catch (err) {
+        if (err instanceof NestGrantError) await linkLost(userId);
+        throw err;
+      }
+    },
+
+    /** Without a service account, a linked user's token (pubsub scope) pulls the subscription. */
+    async pubsubToken(): Promise<string> {
+      for (const link of await repo.listLinks()) {
+        try {
+          return await accessToken(link);
+        } catch (err) {
+          if (err instanceof NestGrantError) await linkLost(link.userId);
+        }
+      }
+      throw new NestProviderError('no linked account to pull Nest events with');
+    },
+
     /** Every linked account's devices (the scheduled `nest.sync-devices`); one failing stops no other. */
     async syncAll(): Promise<void> {
       for (const link of await repo.listLinks()) {

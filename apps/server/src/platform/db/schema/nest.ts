@@ -50,3 +50,20 @@ export const nestDevices = pgTable(
   },
   (t) => [uniqueIndex('nest_devices_user_device_unique').on(t.userId, t.deviceName)],
 );
+
+/**
+ * The Nest event sessions already made into an activity (one per `eventSessionId`): a redelivered or later
+ * message of the session makes no second activity and no second alert.
+ */
+export const nestEventSessions = pgTable(
+  'nest_event_sessions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    uploadId: uuid('upload_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('nest_event_sessions_unique').on(t.userId, t.sessionId)],
+);
