@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SdmDevice } from '../src/modules/nest/nest.google.js';
@@ -36,6 +37,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
     imageFetches: 0,
     generateImageCalls: 0,
     acknowledged: [] as string[],
+    serviceAccountGrants: 0,
     /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
     failImage: false,
   };
@@ -48,6 +50,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
   const subscription = `projects/${projectId}/subscriptions/nest-events`;
 
   let base = '';
+  let serviceAccount: { email: string; publicKey: KeyObject } | null = null;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -74,6 +77,25 @@ export async function startFakeGoogle(projectId = 'test-project') {
       }
 
       if (req.method === 'POST' && url.pathname === '/token') {
+        // A service account's signed JWT (https://developers.google.com/identity/protocols/oauth2/service-account#httprest).
+        if (form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+          const [head, claims, signature] = (form.get('assertion') ?? '').split('.');
+          const signed =
+            serviceAccount !== null &&
+            createVerify('RSA-SHA256')
+              .update(`${head}.${claims}`)
+              .verify(serviceAccount.publicKey, signature ?? '', 'base64url');
+          const claim = JSON.parse(Buffer.from(claims ?? '', 'base64url').toString('utf8') || '{}') as {
+            iss?: string;
+            scope?: string;
+          };
+          if (!signed || claim.iss !== serviceAccount?.email)
+            return reply(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
+          state.serviceAccountGrants += 1;
+          const token = `ya29.sa-${randomBytes(12).toString('hex')}`;
+          accessTokens.add(token);
+          return reply(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
+        }
         if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
           return reply(401, {
             error: 'invalid_client',
@@ -211,6 +233,23 @@ export async function startFakeGoogle(projectId = 'test-project') {
       NEST_PUBSUB_URL: `${base}/pubsub/v1`,
     },
     subscription,
+    /** Writes a service account's JSON key (as Google's console hands it out) whose JWTs this fake accepts. */
+    serviceAccountFile(file: string): string {
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const email = `puller@${projectId}.iam.gserviceaccount.com`;
+      serviceAccount = { email, publicKey };
+      writeFileSync(
+        file,
+        JSON.stringify({
+          type: 'service_account',
+          project_id: projectId,
+          private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+          client_email: email,
+          token_uri: `${base}/token`,
+        }),
+      );
+      return file;
+    },
     /** Publishes an SDM event message (its data JSON) on the subscription; answers its messageId. */
     publish(data: unknown): string {
       messageSeq += 1;

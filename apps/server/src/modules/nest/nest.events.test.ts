@@ -1,4 +1,7 @@
 import type { Activity } from '@homesitter/contract';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
@@ -114,5 +117,31 @@ describe('Nest events from Pub/Sub', () => {
     expect(google.state.imageFetches).toBe(fetches);
     expect(google.state.generateImageCalls).toBe(calls);
     expect(await activities()).toHaveLength(2);
+  });
+});
+
+describe('pulling with a service account (NEST_PUBSUB_CREDENTIALS)', () => {
+  it('signs its JWT for a token and pulls with it, no linked user needed', async () => {
+    const other = await startFakeGoogle(P);
+    other.state.image = google.state.image;
+    const file = other.serviceAccountFile(join(mkdtempSync(join(tmpdir(), 'hs-sa-')), 'sa.json'));
+    const app = await createTestApp({
+      env: { ...other.env, NEST_PUBSUB_SUBSCRIPTION: other.subscription, NEST_PUBSUB_CREDENTIALS: file },
+      chatAnswers: false,
+      analysis: false,
+    });
+    try {
+      // Nobody is linked: the message is for no known device, taken and acknowledged all the same.
+      const id = other.publish(event('sdm.devices.events.CameraMotion.Motion', 'sa1', 'sa1'));
+      await stateReached(
+        async () => other.state.acknowledged,
+        (ids) => ids.includes(id),
+      );
+      expect(other.state.serviceAccountGrants).toBeGreaterThanOrEqual(1);
+      expect(other.state.imageFetches).toBe(0);
+    } finally {
+      await app.close();
+      await other.close();
+    }
   });
 });

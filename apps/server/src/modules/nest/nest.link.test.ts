@@ -212,6 +212,18 @@ describe('linking a Google account', () => {
   });
 });
 
+describe('deleting the account', () => {
+  it('revokes the Google grant before the account and its Nest rows go', async () => {
+    google.state.devices = [sdmDevice(P, 'd1', { customName: 'Cellar' })];
+    const who = await signUp(t);
+    expect((await consent(who)).outcome).toBe('linked');
+    const revoked = google.state.revoked.length;
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/users', headers: who.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(google.state.revoked.length).toBe(revoked + 1);
+  });
+});
+
 describe('without Nest configured', () => {
   it('answers 503 nest.not_configured to link, says so in the status, and serves the operator guide', async () => {
     const plain = await createTestApp();

@@ -18,7 +18,7 @@ import { createNestService } from './nest.service.js';
 
 export interface NestNeeds {
   cameras: Pick<CamerasApi, 'nest'>;
-  users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById'>;
+  users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
   ingest: Pick<IngestApi, 'acceptUpload'>;
   secrets: SecretBox;
@@ -58,6 +58,8 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     },
   });
 
+  // The account's rows go with it (cascade); Google's grant would outlive it unless revoked first.
+  needs.users.beforeDelete((userId) => service.forget(userId));
   const events = createNestEvents({
     repo,
     cameras: needs.cameras.nest,

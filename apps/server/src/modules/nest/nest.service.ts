@@ -219,6 +219,15 @@ export function createNestService(deps: NestServiceDeps) {
 
     sync,
 
+    /** Before the account goes: the grant is revoked at Google too (best effort, never in the way). */
+    async forget(userId: string): Promise<void> {
+      const link = await repo.findLink(userId);
+      if (!link || !google) return;
+      await google.revoke(secrets.decrypt(link.refreshToken, userId)).catch((err: Error) => {
+        log.warn({ userId, err: err.message }, 'nest: revoking the token of a deleted account failed');
+      });
+    },
+
     /** An event's picture, fetched with its owner's token (GenerateImage, then the image). */
     async eventImage(userId: string, deviceName: string, eventId: string): Promise<Buffer> {
       const link = await repo.findLink(userId);
