@@ -38,6 +38,10 @@ export async function startFakeGoogle(projectId = 'test-project') {
     generateImageCalls: 0,
     acknowledged: [] as string[],
     serviceAccountGrants: 0,
+    rtspGenerated: 0,
+    rtspStopped: 0,
+    /** Every command answers 429 (the per-device rate limit). */
+    rateLimited: false,
     /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
     failImage: false,
   };
@@ -187,6 +191,22 @@ export async function startFakeGoogle(projectId = 'test-project') {
           command: string;
           params: { eventId?: string };
         };
+        if (state.rateLimited) return reply(429, { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+        if (body.command === 'sdm.devices.commands.CameraLiveStream.GenerateRtspStream') {
+          state.rtspGenerated += 1;
+          return reply(200, {
+            results: {
+              streamUrls: { rtspUrl: `rtsps://127.0.0.1:1/${randomBytes(6).toString('hex')}?auth=x` },
+              streamExtensionToken: `ext-${randomBytes(6).toString('hex')}`,
+              streamToken: randomBytes(6).toString('hex'),
+              expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+            },
+          });
+        }
+        if (body.command === 'sdm.devices.commands.CameraLiveStream.StopRtspStream') {
+          state.rtspStopped += 1;
+          return reply(200, {});
+        }
         if (body.command !== 'sdm.devices.commands.CameraEventImage.GenerateImage')
           return reply(400, { error: { code: 400, status: 'INVALID_ARGUMENT' } });
         state.generateImageCalls += 1;

@@ -151,6 +151,26 @@ export function createNestGoogle(config: NestGoogleConfig) {
       return Buffer.from(await image.arrayBuffer());
     },
 
+    /**
+     * Checks that a device's RTSP stream can be had: `GenerateRtspStream`, then `StopRtspStream` with its
+     * extension token (https://developers.google.com/nest/device-access/traits/device/camera-live-stream).
+     */
+    async probeRtsp(accessToken: string, deviceName: string): Promise<void> {
+      const command = async (name: string, params: Record<string, string>) => {
+        const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ command: `sdm.devices.commands.CameraLiveStream.${name}`, params }),
+        });
+        if (!res.ok) throw new NestProviderError(`${name} answered ${res.status}`, res.status);
+        return ((await res.json()) as { results?: Record<string, unknown> }).results ?? {};
+      };
+      const stream = await command('GenerateRtspStream', {});
+      const token = stream.streamExtensionToken;
+      if (typeof token !== 'string') throw new NestProviderError('GenerateRtspStream answered no stream');
+      await command('StopRtspStream', { streamExtensionToken: token });
+    },
+
     /** `GET enterprises/{project}/devices`: every device the user shared with this project. */
     async listDevices(accessToken: string): Promise<SdmDevice[]> {
       const url = `${trim(config.apiUrl)}/enterprises/${encodeURIComponent(config.projectId)}/devices`;

@@ -86,6 +86,8 @@ describe('linking a Google account', () => {
       sdmDevice(P, 'therm1', { type: 'THERMOSTAT', room: 'Hall' }),
     ];
     const who = await signUp(t);
+    const rtsp = google.state.rtspGenerated;
+    expect(google.state.rtspStopped).toBe(rtsp);
     // A camera of the same name already exists: the Nest one gets a number, names stay unique.
     await t.app.inject({
       method: 'POST',
@@ -99,6 +101,9 @@ describe('linking a Google account', () => {
     const cameras = await nestCameras(who);
     expect(cameras.map((c) => c.name).sort()).toEqual(['Front Door Doorbell', 'Garden 2', 'Kitchen Display']);
     expect(cameras.every((c) => c.configuration_status === 'configured')).toBe(true);
+    // The two RTSP devices had a stream generated and stopped once; the WebRTC-only doorbell none.
+    expect(google.state.rtspGenerated - rtsp).toBe(2);
+    expect(google.state.rtspStopped - rtsp).toBe(2);
 
     const status = (await get(who, '/api/users/nest')).json<{ data: Record<string, unknown> }>().data;
     expect(status).toMatchObject({ configured: true, status: 'linked' });
@@ -209,6 +214,30 @@ describe('linking a Google account', () => {
     const again = await t.app.inject({ method: 'DELETE', url: '/api/nest/link', headers: who.auth });
     expect(again.statusCode).toBe(404);
     expect(again.json().code).toBe('nest.not_linked');
+  });
+});
+
+describe('setting up an RTSP camera under the rate limit', () => {
+  it('stays configuring while Google answers 429, and is configured by the next sync', async () => {
+    google.state.devices = [sdmDevice(P, 'r1', { customName: 'Carport', protocols: ['RTSP'] })];
+    const who = await signUp(t);
+    google.state.rateLimited = true;
+    try {
+      expect((await consent(who)).outcome).toBe('linked');
+      expect((await nestCameras(who))[0]).toMatchObject({
+        name: 'Carport',
+        configuration_status: 'configuring',
+      });
+    } finally {
+      google.state.rateLimited = false;
+    }
+    const userId = (await get(who, '/api/users/profile')).json<{ data: { user_uuid: string } }>().data
+      .user_uuid;
+    await t.modules.nest.sync(userId);
+    expect((await nestCameras(who))[0]).toMatchObject({
+      name: 'Carport',
+      configuration_status: 'configured',
+    });
   });
 });
 

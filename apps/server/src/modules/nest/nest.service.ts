@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NEST_LINK_STATE_TTL_S, type NestLink, type NestLinkOutcome } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import type { NestCameras } from '../cameras/cameras.module.js';
+import type { NestCameraRow, NestCameras } from '../cameras/cameras.module.js';
 import { describeNestDevice } from './nest.devices.js';
 import { nestErrors } from './nest.errors.js';
 import { NestGrantError, NestProviderError, type NestGoogle } from './nest.google.js';
@@ -90,14 +90,15 @@ export function createNestService(deps: NestServiceDeps) {
     const link = await repo.findLink(userId);
     if (!link || link.status !== 'linked') return;
     let devices;
+    let token = '';
     try {
-      devices = await google
-        .listDevices(await accessToken(link))
+      token = await accessToken(link);
+      devices = await google.listDevices(token).catch(async (err: unknown) => {
         // An access token Google dropped before its time: one fresh one, then Google's word stands.
-        .catch(async (err: unknown) => {
-          if (!(err instanceof NestProviderError && err.status === 401)) throw err;
-          return google.listDevices(await accessToken(link, true));
-        });
+        if (!(err instanceof NestProviderError && err.status === 401)) throw err;
+        token = await accessToken(link, true);
+        return google.listDevices(token);
+      });
     } catch (err) {
       if (err instanceof NestGrantError) return linkLost(userId);
       for (const camera of await cameras.ofUser(userId)) {
@@ -106,6 +107,22 @@ export function createNestService(deps: NestServiceDeps) {
       }
       throw err;
     }
+    /**
+     * Set up: listed, and for an RTSP camera a stream generated and stopped once. Google's rate limit (429)
+     * leaves it configuring for the next sync; any other refusal fails it with the reason.
+     */
+    const settle = async (camera: NestCameraRow, protocols: string[], deviceName: string) => {
+      if (protocols.includes('RTSP')) {
+        try {
+          await google.probeRtsp(token, deviceName);
+        } catch (err) {
+          if (err instanceof NestProviderError && err.status === 429) return;
+          log.warn({ cameraId: camera.id, err: (err as Error).message }, 'nest: RTSP stream not had');
+          return cameras.setStatus(camera, 'failed', 'nest_unavailable');
+        }
+      }
+      await cameras.setStatus(camera, 'configured');
+    };
     const known = new Map((await repo.listDevices(userId)).map((d) => [d.deviceName, d]));
     const active = new Map((await cameras.ofUser(userId)).map((c) => [c.id, c]));
     const seen = new Set<string>();
@@ -120,12 +137,13 @@ export function createNestService(deps: NestServiceDeps) {
         // A Nest camera the owner removed in the app stays removed while its device lasts.
         if (!camera) continue;
         await repo.updateDevice(row.cameraId, details);
-        if (camera.configurationStatus !== 'configured') await cameras.setStatus(camera, 'configured');
+        if (camera.configurationStatus !== 'configured')
+          await settle(camera, info.protocols, info.deviceName);
         continue;
       }
       const camera = await cameras.add(userId, info.name);
       await repo.insertDevice({ cameraId: camera.id, userId, deviceName: info.deviceName, ...details });
-      await cameras.setStatus(camera, 'configured');
+      await settle(camera, info.protocols, info.deviceName);
     }
     for (const [deviceName, row] of known) {
       if (seen.has(deviceName)) continue;
