@@ -239,11 +239,16 @@ export function createNestService(deps: NestServiceDeps) {
 
     /** Before the account goes: the grant is revoked at Google too (best effort, never in the way). */
     async forget(userId: string): Promise<void> {
-      const link = await repo.findLink(userId);
-      if (!link || !google) return;
-      await google.revoke(secrets.decrypt(link.refreshToken, userId)).catch((err: Error) => {
-        log.warn({ userId, err: err.message }, 'nest: revoking the token of a deleted account failed');
-      });
+      try {
+        const link = await repo.findLink(userId);
+        if (!link || !google) return;
+        await google.revoke(secrets.decrypt(link.refreshToken, userId));
+      } catch (err) {
+        log.warn(
+          { userId, err: (err as Error).message },
+          'nest: revoking the token of a deleted account failed',
+        );
+      }
     },
 
     /** An event's picture, fetched with its owner's token (GenerateImage, then the image). */
