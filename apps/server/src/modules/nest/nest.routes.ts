@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { endpoints, NEST_CALLBACK_PATH, NEST_GUIDE_PATH, NEST_OUTCOME_PARAM } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
+import { commonErrors } from '../../platform/errors.js';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import type { UsersApi } from '../users/users.module.js';
 import type { NestService } from './nest.service.js';
@@ -48,7 +49,10 @@ export function registerNestRoutes(app: FastifyInstance, deps: NestRoutesDeps): 
       .redirect(`${deps.publicUrl}/cameras?${NEST_OUTCOME_PARAM}=${outcome}`, 303);
   });
 
-  app.get(NEST_GUIDE_PATH, { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('text/plain; charset=utf-8').send(await readFile(deps.guideFile, 'utf8')),
-  );
+  app.get(NEST_GUIDE_PATH, { schema: { hide: true } }, async (_req, reply) => {
+    // A deployment may ship without the repository's docs folder: then the guide is honestly missing.
+    const guide = await readFile(deps.guideFile, 'utf8').catch(() => null);
+    if (guide === null) throw commonErrors.notFound('The Nest operator guide (docs/nest.md)');
+    return reply.type('text/plain; charset=utf-8').send(guide);
+  });
 }
