@@ -13,6 +13,7 @@ import { createHighlightsModule } from './modules/highlights/highlights.module.j
 import { createIngestModule, privateEventsToday } from './modules/ingest/ingest.module.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { createMemoriesModule } from './modules/memories/memories.module.js';
+import { createNestModule } from './modules/nest/nest.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
@@ -175,12 +176,20 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     notifications: notifications.api,
     now: deps.billingNow,
   });
+  // Google Nest: a linked account's devices become cameras; Google refusing the link is told in the chat.
+  const nest = createNestModule(context, {
+    cameras: cameras.api,
+    users: users.api,
+    chat: chat.api,
+    ingest: ingest.api,
+    secrets: deps.secrets,
+  });
   const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });
 
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
     ...[activities, ingest, helper, streams, chat, alerts, watches, analysis, recurringFaces, assistant],
-    ...[billing, highlights],
+    ...[billing, nest, highlights],
   ];
 
   const apis = {
@@ -192,6 +201,7 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     ingest: ingest.api,
     media: media.api,
     memories: memories.api,
+    nest: nest.api,
     notifications: notifications.api,
     realtime: realtime.api,
     recognition: recognition.api,

@@ -12,10 +12,11 @@ export const DEFAULT_FTP_PORT = 2121;
 export const DEFAULT_INGEST_SMTP_PORT = 2525;
 
 /**
- * How a camera reaches us: it uploads files (FTP, email, HTTP), we pull its RTSP / ONVIF stream, or the
- * owner's desktop helper bridges it (records and uploads at home, relays live view on demand).
+ * How a camera reaches us: it uploads files (FTP, email, HTTP), we pull its RTSP / ONVIF stream, the
+ * owner's desktop helper bridges it (records and uploads at home, relays live view on demand), or it is a
+ * Google Nest device of the owner's linked Google account (docs/nest.md).
  */
-export const CAMERA_CONNECTION_TYPES = ['upload', 'rtsp', 'onvif', 'helper'] as const;
+export const CAMERA_CONNECTION_TYPES = ['upload', 'rtsp', 'onvif', 'helper', 'nest'] as const;
 export type CameraConnectionType = (typeof CAMERA_CONNECTION_TYPES)[number];
 
 /**
@@ -43,6 +44,9 @@ export const CAMERA_CONFIGURATION_ERRORS = {
   // The server answers `unreachable` instead (a closed port and a non-camera look the same to the owner);
   // the helper, configuring cameras of its own home network, still tells them apart.
   invalid_response: 'The camera answered in a way that is not ONVIF or RTSP.',
+  nest_link_lost: 'Google refused the link to your Nest account (revoked or expired). Reconnect Google Nest.',
+  nest_unavailable:
+    'Google could not be reached to set up this Nest camera. It is tried again in a few minutes.',
 } as const;
 export type CameraConfigurationErrorCode = keyof typeof CAMERA_CONFIGURATION_ERRORS;
 

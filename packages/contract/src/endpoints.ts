@@ -17,6 +17,7 @@ import { camerasEndpoints } from './cameras.endpoints.js';
 import { chatEndpoints } from './chat.endpoints.js';
 import { defineEndpoints, type Endpoint } from './endpoint.js';
 import { helperEndpoints } from './helper.endpoints.js';
+import { nestEndpoints } from './nest.endpoints.js';
 import { ingestEndpoints } from './ingest.endpoints.js';
 import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { memoriesEndpoints } from './memories.endpoints.js';
@@ -283,6 +284,7 @@ export const endpoints = defineEndpoints({
   ...aiEndpoints,
   ...activitiesEndpoints,
   ...helperEndpoints,
+  ...nestEndpoints,
   ...billingEndpoints,
 }) satisfies Record<ApiRouteName, Endpoint>;
 

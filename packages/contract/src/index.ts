@@ -21,3 +21,4 @@ export * from './ingest.endpoints.js';
 export * from './helper.js';
 export * from './billing.js';
 export * from './billing.endpoints.js';
+export * from './nest.endpoints.js';

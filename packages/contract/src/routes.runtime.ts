@@ -105,6 +105,12 @@ export const apiRoutes = {
   getHelperStatus: { method: 'GET', path: '/api/users/helper', access: 'verified' },
   listHelperDownloads: { method: 'GET', path: '/api/helper/downloads', access: 'public' },
 
+  // Google Nest (docs/nest.md); the OAuth redirect, GET /api/nest/callback (NEST_CALLBACK_PATH), answers the
+  // browser with a redirect to /cameras, not JSON
+  getNestLink: { method: 'GET', path: '/api/users/nest', access: 'verified' },
+  linkNest: { method: 'POST', path: '/api/nest/link', access: 'verified' },
+  unlinkNest: { method: 'DELETE', path: '/api/nest/link', access: 'verified' },
+
   // Payments (docs/product.md §7 "Payments"); the provider's webhook, POST /api/stripe/webhook, is not a JSON call of
   // the app (raw body, signature header) and is described in docs/billing.md
   getPrices: { method: 'GET', path: '/api/stripe/prices', access: 'verified' },

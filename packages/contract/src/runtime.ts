@@ -14,3 +14,4 @@ export * from './activities.runtime.js';
 export * from './routes.runtime.js';
 export * from './helper.runtime.js';
 export * from './billing.runtime.js';
+export * from './nest.runtime.js';

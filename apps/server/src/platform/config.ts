@@ -339,6 +339,45 @@ export const settings = {
     'https://api.stripe.com',
     "Stripe API address (split into the SDK's host, port and protocol); tests point it at a local fake",
   ),
+  NEST_PROJECT_ID: setting(
+    optionalString,
+    undefined,
+    'Device Access project id of Google Nest cameras (docs/nest.md); unset: the app says this server is not set up for Nest',
+  ),
+  NEST_CLIENT_ID: setting(
+    optionalString,
+    undefined,
+    'OAuth client id of the Google Cloud project the Device Access project is linked to',
+  ),
+  NEST_CLIENT_SECRET: setting(optionalString, undefined, 'OAuth client secret of `NEST_CLIENT_ID`'),
+  NEST_PUBSUB_SUBSCRIPTION: setting(
+    optionalString.refine((v) => v === undefined || /^projects\/[^/]+\/subscriptions\/[^/]+$/.test(v), {
+      message: 'must be projects/<project>/subscriptions/<subscription>',
+    }),
+    undefined,
+    'Pull subscription of the Nest events topic, `projects/P/subscriptions/S`',
+  ),
+  NEST_PUBSUB_CREDENTIALS: setting(
+    optionalString,
+    undefined,
+    "Service-account JSON file that pulls `NEST_PUBSUB_SUBSCRIPTION`; unset: the linked users' own tokens (pubsub scope)",
+  ),
+  NEST_AUTH_URL: setting(
+    z.url(),
+    'https://nestservices.google.com/partnerconnections',
+    "Google's Partner Connections Manager (the consent page); tests point it at a local fake",
+  ),
+  NEST_TOKEN_URL: setting(
+    z.url(),
+    'https://oauth2.googleapis.com/token',
+    "Google's OAuth token endpoint; tokens are revoked at `revoke` beside it",
+  ),
+  NEST_API_URL: setting(
+    z.url(),
+    'https://smartdevicemanagement.googleapis.com/v1',
+    'Smart Device Management API of Nest devices',
+  ),
+  NEST_PUBSUB_URL: setting(z.url(), 'https://pubsub.googleapis.com/v1', 'Cloud Pub/Sub REST API'),
   RETENTION_DAYS: setting(
     z.coerce.number().int().min(1).max(3650),
     '30',

@@ -75,6 +75,11 @@ export const JOB_SCHEMAS = {
    * waiting): that user's summary of the day so far, from the day of `since` (the first activity it is for).
    */
   'highlights.refresh': clock.extend({ userId: z.uuid(), since: z.iso.datetime({ offset: true }) }),
+  /**
+   * nest, every 5 minutes: the linked Google accounts' devices as cameras (added in the
+   * Google Home app: a new camera; removed there: the camera goes). With `userId`, that account only.
+   */
+  'nest.sync-devices': z.object({ userId: z.uuid().optional() }),
 } as const;
 
 /**

@@ -27,6 +27,13 @@ export const cameraErrors = {
       'camera.not_stream_camera',
       'This camera is set up by the Homesitter helper on your computer; retry there.',
     ),
+  /** A Nest camera's connection is its Google link: Settings → camera setup, Reconnect Google Nest. */
+  managedByNest: () =>
+    new AppError(
+      409,
+      'camera.not_stream_camera',
+      'This is a Google Nest camera; it is set up through your linked Google account (Reconnect Google Nest).',
+    ),
   siteNotFound: () =>
     new AppError(404, 'site.not_found', 'No property with this id on your account', { generic: true }),
 };

@@ -9,6 +9,7 @@ import { createCamerasRepository } from './cameras.repository.js';
 import { registerCameraRoutes } from './cameras.routes.js';
 import { createCamerasService } from './cameras.service.js';
 import { createHelperCameras } from './helper-cameras.js';
+import { createNestCameras } from './nest-cameras.js';
 import { createStreamCameras } from './stream-cameras.js';
 import { createUploadCredentialsService } from './upload-credentials.service.js';
 
@@ -19,6 +20,7 @@ export { cameraErrors } from './cameras.errors.js';
 export { unassignSiteCameras } from './cameras.repository.js';
 export type { StreamCamera, StreamCameras } from './stream-cameras.js';
 export type { HelperCamera, HelperCameras, HelperCameraState } from './helper-cameras.js';
+export type { NestCameraRow, NestCameras } from './nest-cameras.js';
 
 /**
  * The user's cameras (registered by their first upload, renamed, moved, removed) and their upload logins
@@ -82,6 +84,8 @@ export function createCamerasModule(
       streams: createStreamCameras({ repo, secrets: needs.secrets, events }),
       /** Cameras the owner's desktop helper bridges, as the helper module reads and records them. */
       helpers: createHelperCameras({ repo, secrets: needs.secrets, events }),
+      /** Google Nest cameras, as the nest module adds, records and removes them. */
+      nest: createNestCameras({ repo, events }),
       /** `CAMERA_NETWORKS`: every address a stream camera's configuration connects to is checked here. */
       networks,
       /** The owner's camera by name (404 when not theirs): the live view's question. */

@@ -78,11 +78,12 @@ const UPLOAD_CONNECTION: CameraPatch = {
 };
 
 /**
- * Cameras whose snapshot is their newest activity's thumbnail: those that upload their events, and those
- * the desktop helper bridges (it uploads their motion the same way; the server takes no frames of them).
+ * Cameras whose snapshot is their newest activity's thumbnail: those that upload their events, those
+ * the desktop helper bridges (it uploads their motion the same way; the server takes no frames of them),
+ * and Nest cameras (their latest event picture).
  */
 const showsActivityThumbnail = (row: CameraRow) =>
-  row.connectionType === 'upload' || row.connectionType === 'helper';
+  row.connectionType === 'upload' || row.connectionType === 'helper' || row.connectionType === 'nest';
 
 /** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
 export function toCamera(row: CameraRow, snapshotUrl: string | null = null, privateEventsToday = 0): Camera {
@@ -350,6 +351,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     async update(subject: string, name: string, changes: CameraChanges): Promise<Camera> {
       const user = await owner(subject);
       const current = await activeCamera(user.id, name);
+      if (current.connectionType === 'nest' && changes.connection) throw cameraErrors.managedByNest();
       const patch = {
         ...(await patchFor(user, changes, current)),
         ...(await connectionPatch(user.id, changes.connection)),
@@ -404,6 +406,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
       const current = await activeCamera(user.id, name);
       if (current.connectionType === 'upload') throw cameraErrors.notStreamCamera();
       if (current.connectionType === 'helper') throw cameraErrors.configuredByHelper();
+      if (current.connectionType === 'nest') throw cameraErrors.managedByNest();
       const row = await write(user.id, current.id, {
         configurationStatus: 'configuring',
         configurationErrorCode: null,

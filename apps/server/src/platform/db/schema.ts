@@ -19,3 +19,4 @@ export * from './schema/helper.js';
 export * from './schema/billing.js';
 export * from './schema/recurring-faces.js';
 export * from './schema/watches.js';
+export * from './schema/nest.js';

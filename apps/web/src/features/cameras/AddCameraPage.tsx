@@ -1,5 +1,5 @@
 import type { CameraConnectionInput } from '@homesitter/contract';
-import { ChevronRight, Radar, Radio, Upload } from 'lucide-react';
+import { ChevronRight, House, Radar, Radio, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -14,20 +14,26 @@ import { StreamCameraEdit } from './add/StreamCameraEdit';
 import { StreamCameraForm, type StreamDraft } from './add/StreamCameraForm';
 import { checkStreamForm, emptyStreamForm, formFromSummary } from './add/streamConnection';
 import { UploadCameraForm } from './add/UploadCameraForm';
+import { NestChoice } from './nest/NestChoice';
 import { useCameraDetail } from './api';
 import { useCamerasRealtime } from './useCamerasRealtime';
 
-type Kind = 'upload' | 'stream';
+type Kind = 'upload' | 'stream' | 'nest';
+const KINDS: readonly Kind[] = ['upload', 'stream', 'nest'];
+const KIND_ICONS = { upload: Upload, stream: Radio, nest: House } as const;
 
-/** The two ways a camera joins: it uploads its events, or Homesitter pulls its RTSP / ONVIF stream. */
+/**
+ * The ways a camera joins: it uploads its events, Homesitter pulls its RTSP / ONVIF stream, or it is a
+ * Google Nest camera of the owner's linked Google account.
+ */
 function KindChoice({ value, onChange }: { value: Kind; onChange: (kind: Kind) => void }) {
   const { t } = useTranslation('cameras');
   return (
     <fieldset className="mb-4">
       <legend className="sr-only">{t('add.kindLabel')}</legend>
-      <div className="grid gap-2 sm:grid-cols-2">
-        {(['upload', 'stream'] as const).map((kind) => {
-          const Icon = kind === 'upload' ? Upload : Radio;
+      <div className="grid gap-2 sm:grid-cols-3">
+        {KINDS.map((kind) => {
+          const Icon = KIND_ICONS[kind];
           return (
             <label
               key={kind}
@@ -131,7 +137,8 @@ function StreamCameraFollow({
 export default function AddCameraPage() {
   const { t } = useTranslation('cameras');
   const [search, setSearch] = useSearchParams();
-  const kind: Kind = search.get('type') === 'stream' ? 'stream' : 'upload';
+  const type = search.get('type');
+  const kind: Kind = type === 'stream' || type === 'nest' ? type : 'upload';
   const following = search.get('camera');
   const editing = search.get('edit') === '1';
   const [draft, setDraft] = useState<StreamDraft>({
@@ -165,12 +172,12 @@ export default function AddCameraPage() {
           <p className="mb-3 text-sm text-slate-400">{t('add.network.orManually')}</p>
           <KindChoice
             value={kind}
-            onChange={(next) => setSearch(next === 'stream' ? { type: 'stream' } : {}, { replace: true })}
+            onChange={(next) => setSearch(next === 'upload' ? {} : { type: next }, { replace: true })}
           />
           <Card>
-            {kind === 'upload' ? (
-              <UploadCameraForm />
-            ) : (
+            {kind === 'upload' ? <UploadCameraForm /> : null}
+            {kind === 'nest' ? <NestChoice /> : null}
+            {kind === 'stream' ? (
               <StreamCameraForm
                 draft={draft}
                 onDraftChange={setDraft}
@@ -179,7 +186,7 @@ export default function AddCameraPage() {
                   follow(camera.name);
                 }}
               />
-            )}
+            ) : null}
           </Card>
         </>
       )}

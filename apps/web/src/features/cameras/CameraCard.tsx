@@ -9,6 +9,7 @@ import { useProfile } from '../user/profile';
 import { formatDateTime } from './format';
 import { PrivateDrops } from './PrivateDrops';
 import { SnapshotImage } from './SnapshotImage';
+import { NestMark } from './nest/NestMark';
 import { StatusBadge } from './StatusBadge';
 import { useIsPrivate } from './useIsPrivate';
 
@@ -67,7 +68,10 @@ export function CameraCard({ camera }: { camera: Camera }) {
         )}
         <div className="flex items-start justify-between gap-2 p-3 pr-12">
           <div className="min-w-0">
-            <h3 className="truncate font-medium text-white">{camera.name}</h3>
+            <h3 className="flex items-center gap-1.5 font-medium text-white">
+              <span className="truncate">{camera.name}</span>
+              {camera.connection_type === 'nest' ? <NestMark /> : null}
+            </h3>
             <p className="mt-0.5 truncate text-xs text-slate-400">
               {camera.last_activity_date_time_utc
                 ? t('card.lastActivity', {

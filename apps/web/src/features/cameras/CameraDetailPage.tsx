@@ -15,6 +15,7 @@ import { useCameraDetail, useRemoveCamera } from './api';
 import { CameraSettingsForm } from './CameraSettingsForm';
 import { DeleteHistory } from './DeleteHistory';
 import { ConnectionSummary } from './ConnectionSummary';
+import { NestCameraPanel } from './nest/NestCameraPanel';
 import { CameraLiveView } from './live/CameraLiveView';
 import { PastActivities } from './PastActivities';
 import { RenameCameraDialog } from './RenameCameraDialog';
@@ -108,6 +109,7 @@ export default function CameraDetailPage() {
       </div>
 
       <div className="flex flex-col gap-4">
+        {data.connection_type === 'nest' ? <NestCameraPanel camera={data} /> : null}
         {data.connection ? <ConnectionSummary connection={data.connection} /> : null}
         <CameraSettingsForm key={data.camera_uuid + data.name} camera={data} />
         <DeleteHistory cameraName={data.name} />

@@ -89,7 +89,8 @@ export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {
           disabled={update.isPending || (!globalRecognition && !s.is_facial_recognition_enabled)}
           onCheckedChange={(on) => (on ? setAsking(true) : save({ is_facial_recognition_enabled: false }))}
         />
-        {camera.connection_type !== 'upload' ? (
+        {/* Upload and Nest cameras decide for themselves what motion is: nothing to tune here. */}
+        {camera.connection_type !== 'upload' && camera.connection_type !== 'nest' ? (
           <MotionSensitivity
             value={s.motion_sensitivity}
             disabled={update.isPending}

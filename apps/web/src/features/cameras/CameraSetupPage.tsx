@@ -14,6 +14,7 @@ import { pageClass, SettingsHeader } from '../settings/SettingsHeader';
 import { useRegenerateUploadCredentials, useUploadCredentials } from './api';
 import { BrandGuides } from './BrandGuides';
 import { CopyField } from './CopyField';
+import { NestAccount } from './nest/NestAccount';
 
 /** Only a plain address becomes a link: the query string is anyone's to write. */
 const IPV4 = /^(\d{1,3})(\.\d{1,3}){3}$/;
@@ -94,6 +95,7 @@ export default function CameraSetupPage() {
               {t('setup.regenerate')}
             </Button>
           </Card>
+          <NestAccount />
           <BrandGuides />
         </div>
       ) : null}

@@ -11,6 +11,7 @@ import { Button } from '../../shared/ui/Button';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { CamerasListSkeleton } from '../../shared/ui/Skeletons';
 import { useCameras, useSites } from './api';
+import { NestOutcome } from './nest/NestOutcome';
 import { AssociateMemoriesDialog, PropertyNameDialog } from './PropertyDialogs';
 import { PropertyGroup } from './PropertyGroup';
 import { useCameraDnd } from './useCameraDnd';
@@ -60,6 +61,7 @@ export default function CamerasPage() {
         </Link>
       </header>
 
+      <NestOutcome />
       {failure ? (
         <div className="mb-6 flex flex-col items-start gap-3">
           <Alert>

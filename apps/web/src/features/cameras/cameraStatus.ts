@@ -33,13 +33,17 @@ export type StatusFields = Pick<
 
 /**
  * What is true of a camera in one word. Upload cameras have nothing to configure: they either send events
- * or have not yet. Stream cameras show their configuration until it is done, then their stream. In private
- * mode (the account's or the camera's) nothing is kept, so a camera says "Private" rather than that it
+ * or have not yet. Stream cameras show their configuration until it is done, then their stream. Nest
+ * cameras show their set-up until it is done, then their events (nothing is pulled while nobody watches). In
+ * private mode (the account's or the camera's) nothing is kept, so a camera says "Private" rather than that it
  * receives events or waits for a snapshot.
  */
 export function cameraStatus(camera: StatusFields, isPrivate = false): CameraStatusView {
   const privateView: CameraStatusView = { key: 'private', tone: 'warn', reason: null };
-  if (camera.connection_type === 'upload') {
+  const eventsOnly =
+    camera.connection_type === 'upload' ||
+    (camera.connection_type === 'nest' && camera.configuration_status === 'configured');
+  if (eventsOnly) {
     if (isPrivate) return privateView;
     return camera.last_activity_date_time_utc
       ? { key: 'receivingEvents', tone: 'good', reason: null }

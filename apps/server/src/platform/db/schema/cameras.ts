@@ -35,7 +35,7 @@ export const cameras = pgTable(
     })
       .notNull()
       .default('pending'),
-    connectionType: text('connection_type', { enum: ['upload', 'rtsp', 'onvif', 'helper'] })
+    connectionType: text('connection_type', { enum: ['upload', 'rtsp', 'onvif', 'helper', 'nest'] })
       .notNull()
       .default('upload'),
     connection: text('connection'),

@@ -2,7 +2,7 @@ import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uuid } fr
 import { users } from './users.js';
 
 /** Where an upload came in. */
-export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http', 'stream'] as const;
+export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http', 'stream', 'nest'] as const;
 export type UploadSource = (typeof UPLOAD_SOURCES)[number];
 
 /** What an upload's bytes are, sniffed from the bytes (never from the name). */

@@ -41,7 +41,8 @@ export function CameraLiveView({
   fullscreenControl?: boolean;
 }) {
   const { t } = useTranslation('cameras');
-  const isStream = camera.connection_type !== 'upload';
+  // A Nest camera shows its latest event picture, as an upload camera does: nothing of it is pulled.
+  const isStream = camera.connection_type !== 'upload' && camera.connection_type !== 'nest';
   const ready = !isStream || camera.configuration_status === 'configured';
   const live = useCameraLive(camera.name, ready);
   const frame = cn(

@@ -1,0 +1,86 @@
+import { Readable } from 'node:stream';
+import type { Logger } from '../../platform/logger.js';
+import type { NestCameras } from '../cameras/cameras.module.js';
+import type { IngestApi } from '../ingest/ingest.module.js';
+import type { NestRepository } from './nest.repository.js';
+
+/** The SDM events that become activities (https://developers.google.com/nest/device-access/api/camera). */
+const EVENT_KINDS: Record<string, string> = {
+  'sdm.devices.events.CameraPerson.Person': 'person',
+  'sdm.devices.events.CameraMotion.Motion': 'motion',
+  'sdm.devices.events.CameraSound.Sound': 'sound',
+  'sdm.devices.events.DoorbellChime.Chime': 'chime',
+};
+
+/** A `GenerateImage` image is gone about 30 s after its event; older events are not fetched. */
+export const EVENT_IMAGE_LIFE_MS = 30_000;
+
+/** One Pub/Sub message's data (https://developers.google.com/nest/device-access/api/events). */
+interface SdmEventMessage {
+  eventId?: string;
+  timestamp?: string;
+  resourceUpdate?: {
+    name?: string;
+    events?: Record<string, { eventSessionId?: string; eventId?: string } | undefined>;
+  };
+}
+
+export interface NestEventsDeps {
+  repo: NestRepository;
+  cameras: NestCameras;
+  ingest: Pick<IngestApi, 'acceptUpload'>;
+  /** The event's picture with the owner's token, or null when Google has none for it any more. */
+  eventImage: (userId: string, deviceName: string, eventId: string) => Promise<Buffer>;
+  log: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Nest events into activities through the ingest, like any camera's upload: one per `eventSessionId`, the
+ * picture fetched at once. Answers once the message may be acknowledged: its activity committed, or dropped
+ * on purpose (private mode, an unknown device, a session already made). A failure throws, and the message
+ * is not acknowledged, so Pub/Sub delivers it again.
+ */
+export function createNestEvents(deps: NestEventsDeps) {
+  const { repo, cameras, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return async function handle(data: string | undefined): Promise<void> {
+    let message: SdmEventMessage;
+    try {
+      message = JSON.parse(Buffer.from(data ?? '', 'base64').toString('utf8')) as SdmEventMessage;
+    } catch {
+      log.warn('nest: a Pub/Sub message that is not JSON, dropped');
+      return;
+    }
+    const deviceName = message.resourceUpdate?.name;
+    const events = Object.entries(message.resourceUpdate?.events ?? {}).filter(([k]) => k in EVENT_KINDS);
+    if (!deviceName || events.length === 0) return;
+    const at = message.timestamp ? new Date(message.timestamp) : now();
+    for (const device of await repo.findDevices(deviceName)) {
+      const camera = (await cameras.ofUser(device.userId)).find((c) => c.id === device.cameraId);
+      // Removed, or private (the camera's or global): dropped without fetching anything.
+      if (!camera || camera.isPrivate) continue;
+      const [key, event] = events[0]!;
+      const sessionId = event?.eventSessionId ?? message.eventId ?? '';
+      if (!sessionId || (await repo.hasSession(device.userId, sessionId))) continue;
+      if (!event?.eventId || now().getTime() - at.getTime() > EVENT_IMAGE_LIFE_MS) {
+        // Late: Google's picture is gone; nothing to analyse, and a made-up picture is no option.
+        log.info({ cameraId: camera.id, kind: EVENT_KINDS[key] }, 'nest: event too old for its picture');
+        await repo.recordSession(device.userId, sessionId, null);
+        continue;
+      }
+      const image = await deps.eventImage(device.userId, deviceName, event.eventId);
+      const upload = await deps.ingest.acceptUpload({
+        userId: device.userId,
+        cameraName: camera.name,
+        source: 'nest',
+        // The same name for a redelivery: the ingest knows a file sent again (same bytes within the hour).
+        originalName: `nest-${EVENT_KINDS[key]}-${sessionId}.jpg`,
+        file: Readable.from(image),
+        occurredAt: at,
+      });
+      await repo.recordSession(device.userId, sessionId, upload.uploadId);
+    }
+  };
+}

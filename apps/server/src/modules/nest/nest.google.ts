@@ -1,0 +1,184 @@
+/**
+ * Google's side of Nest, as documented:
+ * - consent (Partner Connections Manager): https://developers.google.com/nest/device-access/authorize
+ * - OAuth token endpoint and revocation: https://developers.google.com/identity/protocols/oauth2/web-server
+ * - SDM devices: https://developers.google.com/nest/device-access/reference/rest/v1/enterprises.devices/list
+ */
+
+export const SDM_SCOPE = 'https://www.googleapis.com/auth/sdm.service';
+export const PUBSUB_SCOPE = 'https://www.googleapis.com/auth/pubsub';
+
+/** Google answered `invalid_grant`: the refresh token was revoked or has expired; only a new consent helps. */
+export class NestGrantError extends Error {
+  constructor(message = 'invalid_grant') {
+    super(message);
+    this.name = 'NestGrantError';
+  }
+}
+
+/** Google could not be reached or answered with something other than success (not a grant problem). */
+export class NestProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'NestProviderError';
+  }
+}
+
+export interface NestTokens {
+  accessToken: string;
+  /** Only the authorization-code exchange hands one out. */
+  refreshToken: string | null;
+  expiresAt: Date;
+}
+
+/** One device of `enterprises.devices.list`, as much as Homesitter reads of it. */
+export interface SdmDevice {
+  name: string;
+  type: string;
+  traits: Record<string, Record<string, unknown> | undefined>;
+  parentRelations?: { parent: string; displayName?: string }[];
+}
+
+export interface NestGoogleConfig {
+  projectId: string;
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  apiUrl: string;
+  /** `{PUBLIC_URL}/api/nest/callback`, registered with the OAuth client. */
+  redirectUri: string;
+  /** Whether the users' tokens also pull the Pub/Sub subscription (no service account). */
+  pubsubScope: boolean;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export function createNestGoogle(config: NestGoogleConfig) {
+  const fetchFn = config.fetch ?? fetch;
+  const now = config.now ?? (() => new Date());
+  const trim = (url: string) => url.replace(/\/+$/, '');
+
+  async function call(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetchFn(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    } catch (err) {
+      throw new NestProviderError(`Google not reachable: ${(err as Error).message}`);
+    }
+  }
+
+  async function token(params: Record<string, string>): Promise<NestTokens> {
+    const res = await call(config.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: config.clientId,
+        client_secret: config.clientSecret,
+        ...params,
+      }).toString(),
+    });
+    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    const said = (v: unknown) => (typeof v === 'string' ? v : '');
+    if (body.error === 'invalid_grant')
+      throw new NestGrantError(said(body.error_description) || 'invalid_grant');
+    if (!res.ok || typeof body.access_token !== 'string') {
+      throw new NestProviderError(`token endpoint answered ${res.status} ${said(body.error)}`, res.status);
+    }
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 3600;
+    return {
+      accessToken: body.access_token,
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+      expiresAt: new Date(now().getTime() + expiresIn * 1000),
+    };
+  }
+
+  return {
+    /** The Partner Connections Manager's consent address for this state. */
+    consentUrl(state: string): string {
+      const url = new URL(`${trim(config.authUrl)}/${encodeURIComponent(config.projectId)}/auth`);
+      url.search = new URLSearchParams({
+        redirect_uri: config.redirectUri,
+        access_type: 'offline',
+        prompt: 'consent',
+        client_id: config.clientId,
+        response_type: 'code',
+        scope: config.pubsubScope ? `${SDM_SCOPE} ${PUBSUB_SCOPE}` : SDM_SCOPE,
+        state,
+      }).toString();
+      return url.toString();
+    },
+
+    exchangeCode: (code: string) =>
+      token({ grant_type: 'authorization_code', code, redirect_uri: config.redirectUri }),
+
+    refresh: (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+
+    /** Revokes a token (the refresh token revokes the whole grant); a token Google no longer knows is fine. */
+    async revoke(tokenValue: string): Promise<void> {
+      const res = await call(new URL('revoke', config.tokenUrl).toString(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: tokenValue }).toString(),
+      });
+      if (!res.ok && res.status !== 400)
+        throw new NestProviderError(`revoke answered ${res.status}`, res.status);
+    },
+
+    /**
+     * `CameraEventImage.GenerateImage` for an event, then the image itself (`Authorization: Basic <token>`):
+     * https://developers.google.com/nest/device-access/traits/device/camera-event-image. Google's URL is
+     * not user input: `CAMERA_NETWORKS` does not apply to it.
+     */
+    async eventImage(accessToken: string, deviceName: string, eventId: string): Promise<Buffer> {
+      const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          command: 'sdm.devices.commands.CameraEventImage.GenerateImage',
+          params: { eventId },
+        }),
+      });
+      if (!res.ok) throw new NestProviderError(`GenerateImage answered ${res.status}`, res.status);
+      const { results } = (await res.json()) as { results?: { url?: string; token?: string } };
+      if (!results?.url || !results.token) throw new NestProviderError('GenerateImage answered no image');
+      const image = await call(results.url, { headers: { authorization: `Basic ${results.token}` } });
+      if (!image.ok) throw new NestProviderError(`event image answered ${image.status}`, image.status);
+      return Buffer.from(await image.arrayBuffer());
+    },
+
+    /**
+     * Checks that a device's RTSP stream can be had: `GenerateRtspStream`, then `StopRtspStream` with its
+     * extension token (https://developers.google.com/nest/device-access/traits/device/camera-live-stream).
+     */
+    async probeRtsp(accessToken: string, deviceName: string): Promise<void> {
+      const command = async (name: string, params: Record<string, string>) => {
+        const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ command: `sdm.devices.commands.CameraLiveStream.${name}`, params }),
+        });
+        if (!res.ok) throw new NestProviderError(`${name} answered ${res.status}`, res.status);
+        return ((await res.json()) as { results?: Record<string, unknown> }).results ?? {};
+      };
+      const stream = await command('GenerateRtspStream', {});
+      const token = stream.streamExtensionToken;
+      if (typeof token !== 'string') throw new NestProviderError('GenerateRtspStream answered no stream');
+      await command('StopRtspStream', { streamExtensionToken: token });
+    },
+
+    /** `GET enterprises/{project}/devices`: every device the user shared with this project. */
+    async listDevices(accessToken: string): Promise<SdmDevice[]> {
+      const url = `${trim(config.apiUrl)}/enterprises/${encodeURIComponent(config.projectId)}/devices`;
+      const res = await call(url, { headers: { authorization: `Bearer ${accessToken}` } });
+      if (!res.ok) throw new NestProviderError(`devices list answered ${res.status}`, res.status);
+      const body = (await res.json()) as { devices?: SdmDevice[] };
+      return body.devices ?? [];
+    },
+  };
+}
+export type NestGoogle = ReturnType<typeof createNestGoogle>;

@@ -1,0 +1,111 @@
+import type { AppModule, ModuleContext } from '../../platform/module.js';
+import { serverPath } from '../../platform/paths.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import { NEST_CALLBACK_PATH } from '@homesitter/contract';
+import type { CamerasApi } from '../cameras/cameras.module.js';
+import type { ChatApi } from '../chat/chat.module.js';
+import type { IngestApi } from '../ingest/ingest.module.js';
+import type { UsersApi } from '../users/users.module.js';
+import { createNestGoogle } from './nest.google.js';
+import { createNestEvents } from './nest.events.js';
+import { registerNestWorkers, scheduleNestJobs, startNestPuller } from './nest.jobs.js';
+import { PUBSUB_SCOPE } from './nest.google.js';
+import { createPubsub, createServiceAccountTokens } from './nest.pubsub.js';
+import { nestLinkLost } from './nest.notice.js';
+import { createNestRepository } from './nest.repository.js';
+import { registerNestRoutes } from './nest.routes.js';
+import { createNestService } from './nest.service.js';
+
+export interface NestNeeds {
+  cameras: Pick<CamerasApi, 'nest'>;
+  users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
+  chat: Pick<ChatApi, 'postAgentMessage'>;
+  ingest: Pick<IngestApi, 'acceptUpload'>;
+  secrets: SecretBox;
+}
+
+/**
+ * Google Nest cameras (docs/nest.md): the owner links a Google account, each Nest camera, doorbell and
+ * display with a camera becomes a camera of theirs, kept in step every few minutes.
+ */
+export function createNestModule(context: ModuleContext, needs: NestNeeds) {
+  const { config, log } = context;
+  const configured = Boolean(config.NEST_PROJECT_ID && config.NEST_CLIENT_ID && config.NEST_CLIENT_SECRET);
+  const google = configured
+    ? createNestGoogle({
+        projectId: config.NEST_PROJECT_ID!,
+        clientId: config.NEST_CLIENT_ID!,
+        clientSecret: config.NEST_CLIENT_SECRET!,
+        authUrl: config.NEST_AUTH_URL,
+        tokenUrl: config.NEST_TOKEN_URL,
+        apiUrl: config.NEST_API_URL,
+        redirectUri: `${config.PUBLIC_URL}${NEST_CALLBACK_PATH}`,
+        pubsubScope: Boolean(config.NEST_PUBSUB_SUBSCRIPTION) && !config.NEST_PUBSUB_CREDENTIALS,
+      })
+    : null;
+  const repo = createNestRepository(context.database.db);
+  const service = createNestService({
+    repo,
+    google,
+    cameras: needs.cameras.nest,
+    secrets: needs.secrets,
+    log,
+    tellLinkLost: async (userId) => {
+      const row = await needs.users.findRowById(userId);
+      if (!row) return;
+      const notice = nestLinkLost(row.preferredLanguage, `${config.PUBLIC_URL}/settings/camera-setup`);
+      await needs.chat.postAgentMessage(userId, { text: notice.text });
+    },
+  });
+
+  // The account's rows go with it (cascade); Google's grant would outlive it unless revoked first.
+  needs.users.beforeDelete((userId) => service.forget(userId));
+  const events = createNestEvents({
+    repo,
+    cameras: needs.cameras.nest,
+    ingest: needs.ingest,
+    eventImage: (userId, deviceName, eventId) => service.eventImage(userId, deviceName, eventId),
+    log,
+  });
+  const subscription = configured ? config.NEST_PUBSUB_SUBSCRIPTION : undefined;
+  let stopPuller: (() => Promise<void>) | null = null;
+
+  return {
+    api: {
+      /** One account's devices now (tests; the job does the same every few minutes). */
+      sync: (userId: string) => service.sync(userId),
+    },
+    routes: (app, { guards }) =>
+      registerNestRoutes(app, {
+        service,
+        users: needs.users,
+        guards,
+        publicUrl: config.PUBLIC_URL,
+        guideFile: serverPath('..', '..', 'docs', 'nest.md'),
+      }),
+    workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
+    schedule: async (jobs) => {
+      if (configured) await scheduleNestJobs(jobs);
+    },
+    ready: () => {
+      if (!subscription) return;
+      const credentials = config.NEST_PUBSUB_CREDENTIALS;
+      stopPuller = startNestPuller({
+        pubsub: createPubsub({ url: config.NEST_PUBSUB_URL, subscription }),
+        token: credentials
+          ? createServiceAccountTokens({
+              file: credentials,
+              tokenUrl: config.NEST_TOKEN_URL,
+              scope: PUBSUB_SCOPE,
+            })
+          : () => service.pubsubToken(),
+        handle: events,
+        log,
+      });
+    },
+    close: async () => {
+      await stopPuller?.();
+    },
+  } satisfies AppModule<unknown>;
+}
+export type NestApi = ReturnType<typeof createNestModule>['api'];
