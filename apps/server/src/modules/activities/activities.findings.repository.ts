@@ -5,6 +5,7 @@ import {
   activityFaces,
   type ActivityObject,
   type RecognisedMemory,
+  type RoutineVerdict,
 } from '../../platform/db/schema.js';
 import type { NewActivityFace } from '../recognition/recognition.js';
 import type { ActivityRow } from './activities.repository.js';
@@ -141,6 +142,11 @@ export function createActivityFindingsRepository(db: Db) {
         .update(activities)
         .set(values)
         .where(and(eq(activities.userId, userId), eq(activities.id, activityId)));
+    },
+
+    /** How the event compares with its camera's routine (null: too little history to tell). */
+    async saveRoutine(activityId: string, routine: RoutineVerdict | null): Promise<void> {
+      await db.update(activities).set({ routine }).where(eq(activities.id, activityId));
     },
 
     /** The language model's richer sentences. */

@@ -95,6 +95,8 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       setFaceMemory: findings.setFaceMemory.bind(findings),
       /** A correction's recognised memories and sentences. */
       updateRecognition: findings.updateRecognition.bind(findings),
+      /** The routine's verdict on an analysed activity (unusual or not). */
+      saveRoutine: findings.saveRoutine.bind(findings),
       /** The language model's richer sentences. */
       updateDescriptions: findings.updateDescriptions.bind(findings),
     },

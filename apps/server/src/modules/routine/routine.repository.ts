@@ -1,0 +1,61 @@
+import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { activities } from '../../platform/db/schema.js';
+import type { RoutineHistory } from './routine.rules.js';
+
+/** A person the camera saw at the place, not one in the background (docs/alerts.md, Merge). */
+const person = sql`jsonb_path_exists(${activities.objects}, '$[*] ? (@.kind == "person" && !exists(@.background))')`;
+const count = (where: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${where}))::int`;
+// Grouped by the select's positions: the zone is a parameter, so the same expression is not the same text twice.
+const byFirstTwo = [sql.raw('1'), sql.raw('2')];
+
+/**
+ * The routine's reads: one camera's analysed events in a window, counted by local hour and sort of day in the
+ * owner's zone. Events kept only for their alert in amnesia mode are not history (nothing is learnt from them).
+ */
+export function createRoutineRepository(db: Db) {
+  return {
+    async history(
+      userId: string,
+      cameraId: string,
+      window: { from: Date; to: Date },
+      zone: string,
+      judgedAt: Date,
+    ): Promise<RoutineHistory> {
+      const local = sql`(${activities.occurredAt} at time zone ${zone})`;
+      const weekend = sql<boolean>`extract(dow from ${local})::int in (0, 6)`;
+      const where = and(
+        eq(activities.userId, userId),
+        eq(activities.cameraId, cameraId),
+        isNotNull(activities.analysedAt),
+        isNull(activities.ephemeralUntil),
+        gte(activities.occurredAt, window.from),
+        lt(activities.occurredAt, window.to),
+      );
+      const cells = await db
+        .select({
+          hour: sql<number>`extract(hour from ${local})::int`,
+          weekend,
+          person: count(person),
+          vehicle: count(sql`${activities.objects} @> '[{"kind":"vehicle"}]'`),
+          animal: count(sql`${activities.objects} @> '[{"kind":"animal"}]'`),
+          stranger: count(sql`${person} and not ${activities.recognised} @> '[{"category":"people"}]'`),
+        })
+        .from(activities)
+        .where(where)
+        .groupBy(...byFirstTwo);
+      const days = await db
+        .select({ date: sql<string>`to_char(${local}, 'YYYY-MM-DD')`, weekend })
+        .from(activities)
+        .where(where)
+        .groupBy(...byFirstTwo)
+        .orderBy(sql.raw('1'));
+      const first = days[0];
+      const spanDays = first
+        ? Math.floor((judgedAt.getTime() - Date.parse(`${first.date}T00:00:00Z`)) / 86_400_000)
+        : 0;
+      return { days, spanDays, cells };
+    },
+  };
+}
+export type RoutineRepository = ReturnType<typeof createRoutineRepository>;
