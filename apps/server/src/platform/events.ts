@@ -56,6 +56,11 @@ export interface AppEvents {
   /** activities: a new activity (camera event) is stored, after commit; its media may still grow within 10 s. */
   'activity.created': { userId: string; activityId: string };
   /**
+   * activities: what is known about an activity changed (its analysis, or a correction of who is in it);
+   * `occurredAt` is the event's time, so what summarises it can rewrite that period.
+   */
+  'activity.updated': { userId: string; activityId: string; occurredAt: Date };
+  /**
    * activities: processing is done with a camera upload, whatever became of it (activity, dropped, failed):
    * ingest frees its place in the backlog of acknowledged uploads.
    */

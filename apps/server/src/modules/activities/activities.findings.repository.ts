@@ -47,7 +47,7 @@ export function createActivityFindingsRepository(db: Db) {
      * transaction.
      */
     async saveAnalysis(
-      activity: Pick<ActivityRow, 'id' | 'userId'>,
+      activity: Pick<ActivityRow, 'id' | 'userId' | 'occurredAt'>,
       result: AnalysisResult,
       faces: NewActivityFace[] | null,
       at: Date,
@@ -137,11 +137,13 @@ export function createActivityFindingsRepository(db: Db) {
       userId: string,
       activityId: string,
       values: { recognised: RecognisedMemory[]; description: string; descriptionLocalized: string | null },
-    ): Promise<void> {
-      await db
+    ): Promise<Date | undefined> {
+      const [row] = await db
         .update(activities)
         .set(values)
-        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)));
+        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)))
+        .returning({ occurredAt: activities.occurredAt });
+      return row?.occurredAt;
     },
 
     /** How the event compares with its camera's routine (null: too little history to tell). */
