@@ -53,6 +53,8 @@ export interface AppEvents {
   'cameras.stamped': { userId: string };
   /** cameras: a camera was renamed; whatever refers to it by name follows. */
   'camera.renamed': { userId: string; cameraId: string; from: string; to: string };
+  /** users: the profile's language changed; what the home sitter wrote is rewritten in it where it can be. */
+  'user.language-changed': { userId: string; language: 'en' | 'de' };
   /** activities: a new activity (camera event) is stored, after commit; its media may still grow within 10 s. */
   'activity.created': { userId: string; activityId: string };
   /**

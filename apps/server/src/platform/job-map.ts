@@ -75,6 +75,8 @@ export const JOB_SCHEMAS = {
    * waiting): that user's summary of the day so far, from the day of `since` (the first activity it is for).
    */
   'highlights.refresh': clock.extend({ userId: z.uuid(), since: z.iso.datetime({ offset: true }) }),
+  /** highlights, after a user changed their language: their summaries of the last week, rewritten in it. */
+  'highlights.relanguage': clock.extend({ userId: z.uuid() }),
 } as const;
 
 /**

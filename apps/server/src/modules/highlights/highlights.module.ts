@@ -48,6 +48,10 @@ export function createHighlightsModule(context: ModuleContext, needs: Highlights
     delaySeconds: config.HIGHLIGHTS_REFRESH_DELAY_SECONDS,
   });
   events.on('activity.created', ({ userId }) => refresh.request(userId));
+  // Summaries are text in the owner's language: a change of it rewrites the last week's (a job, off the request).
+  events.on('user.language-changed', async ({ userId }) => {
+    await context.jobs.send('highlights.relanguage', { userId });
+  });
   // An analysis that finished late, or a correction ("that was Barack"), shows as soon as a new event would.
   events.on('activity.updated', ({ userId, occurredAt }) => refresh.request(userId, occurredAt));
   return {

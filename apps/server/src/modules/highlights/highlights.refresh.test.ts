@@ -1,6 +1,6 @@
 import type { ActivitySummary } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { afternoonTimeZone, createTestApp, type TestApp } from '../../../test/app.js';
 import { recordCalls } from '../../../test/calls.js';
 import type { FanoutMessage } from '../../adapters/fanout/fanout.js';
 import { createLogger } from '../../platform/logger.js';
@@ -183,6 +183,39 @@ describe('the refresh on a running server', () => {
       ['hourly', ['Barack']],
     ]);
     expect(list[0]!.text).toContain('Notable: Barack walked up to the Gate.');
+  });
+
+  it("rewrite the last week's highlights in the language the owner switches to", async () => {
+    const zone = afternoonTimeZone();
+    const other = await userWithCameras(t, { '': ['Haustür'] }, zone);
+    const at = new Date(Date.now() - 60 * 60_000);
+    await insertActivity(t, other, other.cameras['Haustür']!, { at, objects: [person()] });
+    await t.modules.highlights.daily(new Date());
+    const read = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/users/activity-summaries?date=${localDate(at, zone)}`,
+          headers: other.user.auth,
+        })
+      ).json<{ data: ActivitySummary[] }>().data;
+    expect((await read())[0]!.text).toMatch(/^Today so far: one event with a person\. Notable: A person /);
+
+    const runs = recordCalls(t.modules.highlights, 'rewriteRecent');
+    const switched = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/preferred-language',
+      headers: other.user.auth,
+      payload: { preferred_language: 'de' },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    await (
+      await runs.find((userId) => userId === other.userId)
+    ).result;
+    runs.stop();
+    const [daily] = await read();
+    expect(daily!.text).toMatch(/^Heute bisher: ein Ereignis mit einer Person\. Aufgefallen: Eine Person /);
+    expect(daily!.notable_moments[0]!.description).toMatch(/^Eine Person .*Haustür/);
   });
 
   it('finish yesterday too when the burst began before midnight', async () => {

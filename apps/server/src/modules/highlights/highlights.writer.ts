@@ -30,6 +30,8 @@ const HOURS_PER_RUN = 2;
 /** During the first hours of a local day the day before is rewritten too, so it ends complete. */
 const FINISH_YESTERDAY_HOURS = 2;
 const MOMENTS = { hourly: 3, daily: 5 } as const;
+/** How far back a change of language rewrites the highlights. */
+const RELANGUAGE_DAYS = 7;
 
 export interface HighlightsWriterDeps {
   repo: HighlightsRepository;
@@ -276,6 +278,20 @@ export function createHighlightsWriter(deps: HighlightsWriterDeps) {
           written += await writeDay(owner, new Date(today.start.getTime() - 1), at);
       }
       log.debug({ owners: owners.length, written }, 'daily highlights written');
+      return written;
+    },
+
+    /**
+     * The user's summaries of the last `days` days written again, in their language as it is now (after they
+     * changed it: the highlights they scroll back to read in the new one).
+     */
+    async rewriteRecent(userId: string, at: Date = now(), days = RELANGUAGE_DAYS): Promise<number> {
+      const owner = await repo.owner(userId);
+      if (!owner) return 0;
+      let written = 0;
+      for (const p of await repo.periodsSince(userId, new Date(at.getTime() - days * 24 * HOUR_MS)))
+        written += await writePeriod(owner, p.period, p.periodStart, p.periodEnd, at);
+      log.debug({ userId, written }, 'highlights rewritten in the new language');
       return written;
     },
 
