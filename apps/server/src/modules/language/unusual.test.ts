@@ -35,4 +35,14 @@ describe('why an event is unusual, in one sentence', () => {
       'Ungewöhnlich: In den letzten 30 Tagen waren nachmittags nur Leute an der Haustür, die du kennst.',
     );
   });
+
+  it('says a stranger came while the household was seen at another property', () => {
+    const away = { rule: 'away', kind: 'person', part: 'afternoon', days: 30, elsewhere: 'Home' } as const;
+    expect(unusualReason(away, 'Porch', 'en')).toBe(
+      "Someone you don't know was on the Porch while your people were seen at Home.",
+    );
+    expect(unusualReason({ ...away, elsewhere: 'Strandhaus' }, 'Haustür', 'de')).toBe(
+      'Jemand Unbekanntes war an der Haustür, während deine Leute im Strandhaus gesehen wurden.',
+    );
+  });
 });

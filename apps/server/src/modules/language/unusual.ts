@@ -5,7 +5,7 @@
  */
 import type { DayPart, RoutineVerdict } from '../../platform/db/schema.js';
 import type { Language } from './lexicon.js';
-import { deWhere, enWhere, placeOf } from './places.js';
+import { deWhere, enWhere, placeOf, siteWhere } from './places.js';
 
 export type UnusualFacts = NonNullable<RoutineVerdict['unusual']>;
 
@@ -34,6 +34,8 @@ function enReason(u: UnusualFacts, cameraName: string): string {
     u.rule === 'weekend' || u.rule === 'weekday' ? `on a ${u.rule} ${EN_PART[u.part]}` : EN_WHEN[u.part];
   const last = `in the last ${u.days} days`;
   if (u.rule === 'stranger') return `Only people you know have been ${where} ${when} ${last}.`;
+  if (u.rule === 'away')
+    return `Someone you don't know was ${where} while your people were seen at ${u.elsewhere}.`;
   const nobody = { person: 'Nobody', vehicle: 'No vehicle', animal: 'No animal' }[u.kind];
   return `${nobody} has been ${where} ${when} ${last}.`;
 }
@@ -48,6 +50,8 @@ function deReason(u: UnusualFacts, cameraName: string): string {
         : DE_WHEN[u.part];
   const last = `In den letzten ${u.days} Tagen`;
   if (u.rule === 'stranger') return `${last} waren ${when} nur Leute ${where}, die du kennst.`;
+  if (u.rule === 'away')
+    return `Jemand Unbekanntes war ${where}, während deine Leute ${siteWhere(u.elsewhere ?? '', 'de')} gesehen wurden.`;
   const nobody = { person: 'niemand', vehicle: 'kein Fahrzeug', animal: 'kein Tier' }[u.kind];
   return `${last} war ${when} ${nobody} ${where}.`;
 }

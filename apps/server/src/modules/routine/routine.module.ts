@@ -3,7 +3,13 @@ import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { AnalysisContext } from '../activities/activities.module.js';
 import { localDayNumber, localHour, weekdayOfDay, zoneOrUtc } from '../language/language.module.js';
 import { createRoutineRepository } from './routine.repository.js';
-import { judgeEvent, ROUTINE_RECENT_HOURS, ROUTINE_WINDOW_DAYS, type RoutineEvent } from './routine.rules.js';
+import {
+  dayPartOf,
+  judgeEvent,
+  ROUTINE_RECENT_HOURS,
+  ROUTINE_WINDOW_DAYS,
+  type RoutineEvent,
+} from './routine.rules.js';
 
 export {
   dayPartOf,
@@ -14,6 +20,8 @@ export {
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+/** People the household knows seen at another property this recently mean the household is there. */
+const AWAY_HOURS = 2;
 
 /** The facts of an analysed event the routine compares, in the owner's zone. */
 export function routineEventOf(ctx: Pick<AnalysisContext, 'activity' | 'user'>): RoutineEvent {
@@ -53,7 +61,19 @@ export function createRoutineModule(context: ModuleContext) {
           zoneOrUtc(user.timezone),
           activity.occurredAt,
         );
-        return judgeEvent(routineEventOf(ctx), history) ?? null;
+        const event = routineEventOf(ctx);
+        const verdict = judgeEvent(event, history);
+        if (!verdict || verdict.unusual || !event.stranger || !activity.siteId) return verdict ?? null;
+        // A stranger at one property while the household was seen at another: nobody of theirs is there.
+        const elsewhere = await repo.knownPeopleElsewhere(
+          user.id,
+          activity.siteId,
+          new Date(activity.occurredAt.getTime() - AWAY_HOURS * HOUR_MS),
+          activity.occurredAt,
+        );
+        if (!elsewhere) return verdict;
+        const days = Math.min(ROUTINE_WINDOW_DAYS, history.spanDays);
+        return { unusual: { rule: 'away', kind: 'person', part: dayPartOf(event.hour), days, elsewhere } };
       },
     },
   } satisfies AppModule<unknown>;

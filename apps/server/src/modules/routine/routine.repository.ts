@@ -1,6 +1,6 @@
-import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { activities } from '../../platform/db/schema.js';
+import { activities, sites } from '../../platform/db/schema.js';
 import type { RoutineHistory } from './routine.rules.js';
 
 /** A person the camera saw at the place, not one in the background (docs/alerts.md, Merge). */
@@ -15,6 +15,36 @@ const byFirstTwo = [sql.raw('1'), sql.raw('2')];
  */
 export function createRoutineRepository(db: Db) {
   return {
+    /**
+     * The name of another of the user's properties where someone the household knows was seen in [from, to),
+     * if any: the household was there, not at the property of the event.
+     */
+    async knownPeopleElsewhere(
+      userId: string,
+      siteId: string,
+      from: Date,
+      to: Date,
+    ): Promise<string | undefined> {
+      const [row] = await db
+        .select({ name: sites.name })
+        .from(activities)
+        .innerJoin(sites, eq(sites.id, activities.siteId))
+        .where(
+          and(
+            eq(activities.userId, userId),
+            ne(activities.siteId, siteId),
+            isNull(sites.removedAt),
+            isNull(activities.ephemeralUntil),
+            sql`${activities.recognised} @> '[{"category":"people"}]'`,
+            gte(activities.occurredAt, from),
+            lt(activities.occurredAt, to),
+          ),
+        )
+        .orderBy(desc(activities.occurredAt))
+        .limit(1);
+      return row?.name;
+    },
+
     async history(
       userId: string,
       cameraId: string,

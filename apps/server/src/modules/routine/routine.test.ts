@@ -171,6 +171,56 @@ describe("each camera's routine", () => {
     expect(tuesday.routine).toEqual({ unusual: null });
   });
 
+  it('finds a stranger at the cabin unusual while the people the household knows are seen at home', async () => {
+    const who = await aiUser(t);
+    const site = async (name: string) =>
+      (await call(t, who, 'POST', '/api/users/sites', { name })).json<{ data: { site_uuid: string } }>().data
+        .site_uuid;
+    const [home, cabin] = [await site('Home'), await site('Cabin')];
+    const camera = async (name: string, siteUuid: string) => {
+      const id = await addCamera(t, who, name, { is_facial_recognition_enabled: true });
+      const moved = await call(t, who, 'POST', '/api/users/update-camera', { name, site_uuid: siteUuid });
+      expect(moved.statusCode, moved.body).toBe(200);
+      return id;
+    };
+    const porch = await camera('Porch', cabin);
+    const door = await camera('Front Door', home);
+    const rose = await addPerson(t, who, 'Rose');
+    const ai = aiServices(t, scenes);
+    const seen = (cameraId: string, cameraName: string, siteId: string, at: Date, known: boolean) =>
+      t.database.db.insert(activities).values({
+        userId: who.userId,
+        cameraId,
+        cameraName,
+        siteId,
+        occurredAt: at,
+        lastFileAt: at,
+        mediaKind: 'image',
+        objects: [visitor],
+        recognised: known ? [{ category: 'people', memory_uuid: rose, name: 'Rose' }] : [],
+        analysedAt: at,
+      });
+    // Strangers come by the cabin in the afternoon (walkers): usual on their own.
+    for (let d = 1; d <= 30; d++) await seen(porch, 'Porch', cabin, berlin(15, 0, -d), false);
+    await seen(door, 'Front Door', home, berlin(15, 0), true);
+    const a = await insertActivity(t, {
+      userId: who.userId,
+      cameraId: porch,
+      cameraName: 'Porch',
+      occurredAt: berlin(15, 40),
+      scene: 'stranger',
+    });
+    await t.database.db.update(activities).set({ siteId: cabin }).where(eq(activities.id, a.id));
+    await ai.analysis.analyseActivity(a.id);
+    expect((await row(a.id)).routine).toEqual({
+      unusual: { rule: 'away', kind: 'person', part: 'afternoon', days: 29, elsewhere: 'Home' },
+    });
+    const [alert] = await history(who);
+    expect(alert!.text.split('\n')[0]).toBe(
+      "Unusual: someone you don't know was on the Porch while your people were seen at Home.",
+    );
+  });
+
   it('judges nothing until the camera has two weeks of history: a new household is not flooded', async () => {
     const { who, event } = await household('Porch', { days: 5, hour: 14, objects: [visitor], known: true });
     const a = await event('stranger', berlin(3, 12));

@@ -41,11 +41,13 @@ export type DayPart = 'night' | 'morning' | 'afternoon' | 'evening';
 export interface RoutineVerdict {
   unusual: {
     /** `never`: nothing of the kind at this time of day; `weekend`/`weekday`: not on such days; `stranger`: only people you know. */
-    rule: 'never' | 'weekend' | 'weekday' | 'stranger';
+    rule: 'never' | 'weekend' | 'weekday' | 'stranger' | 'away';
     kind: 'person' | 'vehicle' | 'animal';
     part: DayPart;
     /** How many days of history the judgement rests on (at most the routine's window). */
     days: number;
+    /** `away`: the other property where people the household knows were seen just before. */
+    elsewhere?: string;
   } | null;
 }
 
