@@ -18,6 +18,7 @@ import { createNotificationsModule } from './modules/notifications/notifications
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import { createRealtimeModule } from './modules/realtime/realtime.module.js';
 import { createRecognitionModule } from './modules/recognition/recognition.module.js';
+import { createRoutineModule } from './modules/routine/routine.module.js';
 import { createRecurringFacesModule } from './modules/recurring-faces/recurring-faces.module.js';
 import { createStreamsModule } from './modules/streams/streams.module.js';
 import type { CameraPipeFactory } from './modules/streams/streams.pipe.js';
@@ -139,8 +140,11 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     notifications: notifications.api,
     activities: activities.api,
   });
+  // Each camera's routine, counted from its own events of the last weeks, tells the usual from the unusual.
+  const routine = createRoutineModule(context);
   const analysis = createAnalysisModule(context, {
     vision: deps.vision,
+    routine: routine.api,
     media: media.api,
     recognition: recognition.api,
     activities: activities.api,
@@ -188,7 +192,8 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
 
   const all: AppModule<unknown>[] = [
     ...[media, signup, auth, users, memories, recognition, sites, cameras, realtime, notifications],
-    ...[activities, ingest, helper, streams, chat, alerts, watches, analysis, recurringFaces, assistant],
+    ...[activities, ingest, helper, streams, chat, alerts, watches, routine, analysis, recurringFaces],
+    assistant,
     ...[billing, nest, highlights],
   ];
 
@@ -206,6 +211,7 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     realtime: realtime.api,
     recognition: recognition.api,
     recurringFaces: recurringFaces.api,
+    routine: routine.api,
     streams: streams.api,
     watches: watches.api,
   };

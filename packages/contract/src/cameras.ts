@@ -117,6 +117,7 @@ export const cameraSettingsPatchSchema = z.strictObject({
     .optional(),
   is_private_mode_enabled: z.boolean().optional(),
   is_muted: z.boolean().optional(),
+  only_unusual_alerts: z.boolean().optional(),
   is_facial_recognition_enabled: z.boolean().optional(),
   username: credentialValue('username').optional(),
   password: credentialValue('password').optional(),
@@ -140,6 +141,11 @@ export const cameraSettingsSchema = z.object({
   notes: z.string().nullable(),
   is_private_mode_enabled: z.boolean(),
   is_muted: z.boolean(),
+  only_unusual_alerts: z
+    .boolean()
+    .describe(
+      "Alert only about events that depart from the camera's routine (usual ones are still recorded)",
+    ),
   is_facial_recognition_enabled: z.boolean(),
   has_credentials: z.boolean().describe('Whether a camera login is stored (the detail call shows it)'),
   motion_sensitivity: z

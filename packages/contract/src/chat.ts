@@ -115,6 +115,15 @@ export const notableMomentSchema = z.object({
   thumbnail_image_url: z.string().nullable(),
   clip_url: z.string().nullable(),
   hls_url: z.string().nullable(),
+  is_unusual: z
+    .boolean()
+    .optional()
+    .describe("Whether the event departs from its camera's routine (such moments come first)"),
+  unusual_reason: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Why it is unusual, in one sentence in the user's language"),
 });
 export type NotableMoment = z.infer<typeof notableMomentSchema>;
 

@@ -53,8 +53,15 @@ export interface AppEvents {
   'cameras.stamped': { userId: string };
   /** cameras: a camera was renamed; whatever refers to it by name follows. */
   'camera.renamed': { userId: string; cameraId: string; from: string; to: string };
+  /** users: the profile's language changed; what the home sitter wrote is rewritten in it where it can be. */
+  'user.language-changed': { userId: string; language: 'en' | 'de' };
   /** activities: a new activity (camera event) is stored, after commit; its media may still grow within 10 s. */
   'activity.created': { userId: string; activityId: string };
+  /**
+   * activities: what is known about an activity changed (its analysis, or a correction of who is in it);
+   * `occurredAt` is the event's time, so what summarises it can rewrite that period.
+   */
+  'activity.updated': { userId: string; activityId: string; occurredAt: Date };
   /**
    * activities: processing is done with a camera upload, whatever became of it (activity, dropped, failed):
    * ingest frees its place in the backlog of acknowledged uploads.

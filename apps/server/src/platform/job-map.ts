@@ -80,6 +80,8 @@ export const JOB_SCHEMAS = {
    * Google Home app: a new camera; removed there: the camera goes). With `userId`, that account only.
    */
   'nest.sync-devices': z.object({ userId: z.uuid().optional() }),
+  /** highlights, after a user changed their language: their summaries of the last week, rewritten in it. */
+  'highlights.relanguage': clock.extend({ userId: z.uuid() }),
 } as const;
 
 /**

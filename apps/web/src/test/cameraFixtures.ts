@@ -9,6 +9,7 @@ export function cameraFixture(over: Partial<Camera> = {}): Camera {
       notes: null,
       is_private_mode_enabled: false,
       is_muted: false,
+      only_unusual_alerts: false,
       is_facial_recognition_enabled: false,
       has_credentials: false,
       motion_sensitivity: 6,

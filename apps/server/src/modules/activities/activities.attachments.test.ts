@@ -37,6 +37,7 @@ describe('fresh links for history attachments', () => {
           asked.push(ids);
           return ids.filter((id) => id === KEPT).map((id) => ({ id }) as ActivityRow);
         },
+        reader: async () => undefined,
       },
       media: async (row) => ({
         video_url: `http://new/${row.id}/clip`,
@@ -66,11 +67,41 @@ describe('fresh links for history attachments', () => {
   it('asks nothing for a page without clips', async () => {
     let asked = 0;
     const refresh = createAttachmentRefresher({
-      repo: { findActivities: async () => (asked++, []) },
+      repo: { findActivities: async () => (asked++, []), reader: async () => (asked++, undefined) },
       media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
     });
     const messages = [message('m1', [])];
     expect(await refresh('u1', messages)).toBe(messages);
     expect(asked).toBe(0);
+  });
+
+  it("captions each attachment in the user's language as it is now, whatever it was when sent", async () => {
+    const analysed = {
+      id: KEPT,
+      cameraName: 'Haustür',
+      occurredAt: new Date('2025-06-10T13:12:00Z'),
+      analysedAt: new Date('2025-06-10T13:12:05Z'),
+      mediaKind: 'image',
+      objects: [{ kind: 'person', label: 'person', score: 0.9 }],
+      recognised: [],
+      description: 'A person walked up to the Haustür at 3:12 PM.',
+      descriptionLocalized: null,
+    } as unknown as ActivityRow;
+    const refreshIn = (preferredLanguage: string) =>
+      createAttachmentRefresher({
+        repo: {
+          findActivities: async () => [analysed],
+          reader: async () => ({ preferredLanguage, timezone: 'Europe/Berlin' }),
+        },
+        media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
+      });
+    const [german] = await refreshIn('de')('u1', [message('m1', [video(KEPT)])]);
+    expect(german!.videos[0]!.activity_description_in_preferred_language).toBe(
+      'Eine Person kam um 15:12 zur Haustür.',
+    );
+    const [english] = await refreshIn('en')('u1', [message('m1', [video(KEPT)])]);
+    expect(english!.videos[0]!.activity_description_in_preferred_language).toBe(
+      'A person walked up to the Haustür at 3:12 PM.',
+    );
   });
 });

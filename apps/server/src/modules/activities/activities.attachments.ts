@@ -1,4 +1,5 @@
 import type { Activity, ChatMessage } from '@homesitter/contract';
+import { captionFor, type CaptionReader } from './activities.captions.js';
 import type { ActivityRow } from './activities.repository.js';
 
 type ActivityMedia = Pick<Activity, 'thumbnail_image_url' | 'video_url' | 'hls_url'>;
@@ -8,11 +9,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Chat messages keep their clips' URLs as they were when sent, and signed URLs expire (`MEDIA_URL_TTL`), while
  * history is read for weeks. So history hands out fresh URLs for every attachment whose activity still
- * exists; one query per page. An attachment of a deleted activity keeps its old (expired) URLs.
+ * exists (one query per page, and one for how the user reads), captioned in the user's language as it is now
+ * (activities.captions.ts).
+ * An attachment of a deleted activity keeps its old (expired) URLs and caption.
  */
 export function createAttachmentRefresher(deps: {
   /** The user's activities of these ids (those that still exist). */
-  repo: { findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]> };
+  repo: {
+    findActivities(userId: string, activityIds: string[]): Promise<ActivityRow[]>;
+    reader(who: { userId: string }): Promise<CaptionReader | undefined>;
+  };
   media(activity: ActivityRow): Promise<ActivityMedia>;
 }) {
   return async function refresh(userId: string, messages: ChatMessage[]): Promise<ChatMessage[]> {
@@ -20,7 +26,11 @@ export function createAttachmentRefresher(deps: {
     for (const m of messages)
       for (const v of m.videos) if (v.activity_uuid && UUID.test(v.activity_uuid)) ids.add(v.activity_uuid);
     if (ids.size === 0) return messages;
-    const rows = await deps.repo.findActivities(userId, [...ids]);
+    const [rows, reader] = await Promise.all([
+      deps.repo.findActivities(userId, [...ids]),
+      deps.repo.reader({ userId }),
+    ]);
+    const captions = new Map(rows.map((r) => [r.id, reader ? captionFor(r, reader) : undefined]));
     const media = new Map(await Promise.all(rows.map(async (r) => [r.id, await deps.media(r)] as const)));
     return messages.map((m) =>
       m.videos.some((v) => v.activity_uuid && media.has(v.activity_uuid))
@@ -35,6 +45,8 @@ export function createAttachmentRefresher(deps: {
                     url: fresh.video_url,
                     hls_url: fresh.hls_url,
                     thumbnail_image_url: fresh.thumbnail_image_url,
+                    activity_description_in_preferred_language:
+                      captions.get(v.activity_uuid!) ?? v.activity_description_in_preferred_language,
                   }
                 : v;
             }),

@@ -10,6 +10,8 @@ export interface CameraContext {
   siteId: string | null;
   notes: string | null;
   isMuted: boolean;
+  /** Alerts only about events its routine finds unusual. */
+  onlyUnusualAlerts: boolean;
   isPrivateModeEnabled: boolean;
   isFacialRecognitionEnabled: boolean;
 }
@@ -47,6 +49,7 @@ export async function loadAnalysisContext(db: Db, activityId: string): Promise<A
         siteId: cameras.siteId,
         notes: cameras.notes,
         isMuted: cameras.isMuted,
+        onlyUnusualAlerts: cameras.onlyUnusualAlerts,
         isPrivateModeEnabled: cameras.isPrivateModeEnabled,
         isFacialRecognitionEnabled: cameras.isFacialRecognitionEnabled,
       },

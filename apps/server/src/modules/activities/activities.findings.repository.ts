@@ -5,6 +5,7 @@ import {
   activityFaces,
   type ActivityObject,
   type RecognisedMemory,
+  type RoutineVerdict,
 } from '../../platform/db/schema.js';
 import type { NewActivityFace } from '../recognition/recognition.js';
 import type { ActivityRow } from './activities.repository.js';
@@ -46,7 +47,7 @@ export function createActivityFindingsRepository(db: Db) {
      * transaction.
      */
     async saveAnalysis(
-      activity: Pick<ActivityRow, 'id' | 'userId'>,
+      activity: Pick<ActivityRow, 'id' | 'userId' | 'occurredAt'>,
       result: AnalysisResult,
       faces: NewActivityFace[] | null,
       at: Date,
@@ -136,11 +137,18 @@ export function createActivityFindingsRepository(db: Db) {
       userId: string,
       activityId: string,
       values: { recognised: RecognisedMemory[]; description: string; descriptionLocalized: string | null },
-    ): Promise<void> {
-      await db
+    ): Promise<Date | undefined> {
+      const [row] = await db
         .update(activities)
         .set(values)
-        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)));
+        .where(and(eq(activities.userId, userId), eq(activities.id, activityId)))
+        .returning({ occurredAt: activities.occurredAt });
+      return row?.occurredAt;
+    },
+
+    /** How the event compares with its camera's routine (null: too little history to tell). */
+    async saveRoutine(activityId: string, routine: RoutineVerdict | null): Promise<void> {
+      await db.update(activities).set({ routine }).where(eq(activities.id, activityId));
     },
 
     /** The language model's richer sentences. */

@@ -66,6 +66,9 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
     onSettled: (uploadId) => void events.emit('upload.settled', { uploadId }),
     log,
   });
+  // Summaries and caches that read the activity's findings follow them (highlights rewrite that period).
+  const updated = (userId: string, activityId: string, occurredAt: Date) =>
+    events.emit('activity.updated', { userId, activityId, occurredAt });
   return {
     api: {
       /** Processes one upload now, as its job would (the embedded hand-over, tools and tests). */
@@ -86,7 +89,11 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       // What the analysis and the alerts write on an activity (`activities` and `activity_faces` are this
       // module's tables): activities.findings.repository.ts.
       /** The analysis' findings, and the activity's faces unless they are null (amnesia), in one transaction. */
-      saveAnalysis: findings.saveAnalysis.bind(findings),
+      async saveAnalysis(...args: Parameters<typeof findings.saveAnalysis>): Promise<void> {
+        await findings.saveAnalysis(...args);
+        const [activity] = args;
+        await updated(activity.userId, activity.id, activity.occurredAt);
+      },
       /** Amnesia mode switched on since the activity was made: kept only for its alert, until then. */
       markEphemeral: findings.markEphemeral.bind(findings),
       /** Which alert the activity belongs to (60 s coalescing), decided under a lock on its camera. */
@@ -94,7 +101,12 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       /** A correction names (or un-names) one of the activity's faces. */
       setFaceMemory: findings.setFaceMemory.bind(findings),
       /** A correction's recognised memories and sentences. */
-      updateRecognition: findings.updateRecognition.bind(findings),
+      async updateRecognition(...args: Parameters<typeof findings.updateRecognition>): Promise<void> {
+        const occurredAt = await findings.updateRecognition(...args);
+        if (occurredAt) await updated(args[0], args[1], occurredAt);
+      },
+      /** The routine's verdict on an analysed activity (unusual or not). */
+      saveRoutine: findings.saveRoutine.bind(findings),
       /** The language model's richer sentences. */
       updateDescriptions: findings.updateDescriptions.bind(findings),
     },

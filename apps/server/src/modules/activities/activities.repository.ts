@@ -14,6 +14,7 @@ import {
   type UploadRow,
 } from '../ingest/ingest.module.js';
 import { spendFreeEvent } from '../users/users.module.js';
+import type { CaptionReader } from './activities.captions.js';
 
 export type ActivityRow = typeof activities.$inferSelect;
 export type NewActivity = typeof activities.$inferInsert;
@@ -250,6 +251,16 @@ export function createActivitiesRepository(db: Db) {
         .leftJoin(users, eq(users.id, uploads.userId))
         .where(inArray(uploads.id, uploadIds));
       return rows.map((r) => ({ upload: r.upload, owner: r.owner ? toOwner(r.owner) : undefined }));
+    },
+
+    /** How the user reads captions (language and clock), by user id or token subject. */
+    async reader(who: { userId: string } | { subject: string }): Promise<CaptionReader | undefined> {
+      const [row] = await db
+        .select({ preferredLanguage: users.preferredLanguage, timezone: users.timezone })
+        .from(users)
+        .where('userId' in who ? eq(users.id, who.userId) : eq(users.authSubject, who.subject))
+        .limit(1);
+      return row;
     },
 
     async findUserIdBySubject(subject: string): Promise<string | undefined> {

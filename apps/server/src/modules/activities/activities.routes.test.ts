@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Activity } from '@homesitter/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type TestUser } from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
@@ -313,5 +314,34 @@ describe('retention', () => {
     expect(await uploadRow(a.t, newUpload.id)).toBeDefined();
     const cams = await a.t.database.db.select().from(cameras);
     expect(cams.some((c) => c.name === 'Archive')).toBe(true);
+  });
+});
+
+describe("an activity's caption", () => {
+  it("follows the owner's language as it is now, for events analysed before the switch too", async () => {
+    const carol = await signUp(a.t);
+    const carolId = await userIdOf(a.t, carol);
+    const cameraId = await addCamera(carol, 'Haustür');
+    const id = await storeActivity(carolId, { id: cameraId, name: 'Haustür' }, minutesAgo(20));
+    await a.t.database.db
+      .update(activities)
+      .set({
+        objects: [{ kind: 'person', label: 'person', score: 0.9 }],
+        analysedAt: minutesAgo(19),
+        description: 'A person walked up to the Haustür.',
+      })
+      .where(eq(activities.id, id));
+    const caption = async () =>
+      (await list(carol)).data.find((x) => x.activity_uuid === id)!
+        .activity_description_in_preferred_language;
+    expect(await caption()).toBe('A person walked up to the Haustür.');
+    const switched = await a.t.app.inject({
+      method: 'POST',
+      url: '/api/users/preferred-language',
+      headers: carol.auth,
+      payload: { preferred_language: 'de' },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    expect(await caption()).toMatch(/^Eine Person kam um \d{1,2}:\d{2} zur Haustür\.$/);
   });
 });

@@ -7,8 +7,9 @@ import { cameraErrors } from '../cameras/cameras.module.js';
 import { userErrors } from '../users/users.module.js';
 import { activityErrors } from './activities.errors.js';
 import { activityMediaPrefix } from './activities.media.js';
+import { captionFor, type CaptionReader } from './activities.captions.js';
 import type { ActivityRenderer } from './activities.render.js';
-import type { ActivitiesRepository, ActivityRef } from './activities.repository.js';
+import type { ActivitiesRepository, ActivityRef, ActivityRow } from './activities.repository.js';
 
 export interface ActivitiesServiceDeps {
   repo: ActivitiesRepository;
@@ -30,6 +31,13 @@ const DELETE_BATCH = 200;
 /** Reading, deleting and purging activities (camera events). */
 export function createActivitiesService(deps: ActivitiesServiceDeps) {
   const { repo, renderer, storage, log } = deps;
+  /** The activity as the API shows it, captioned in the reader's language as it is now. */
+  const rendered = async (row: ActivityRow, reader: CaptionReader | undefined) => {
+    const activity = await renderer.render(row);
+    return reader
+      ? { ...activity, activity_description_in_preferred_language: captionFor(row, reader) }
+      : activity;
+  };
   const now = deps.now ?? (() => new Date());
 
   /** Media folders first (so no row is left pointing at nothing), then the rows. */
@@ -72,14 +80,15 @@ export function createActivitiesService(deps: ActivitiesServiceDeps) {
       // Nothing at all may also mean no profile yet: only then is that asked.
       if (rows.length === 0 && !(await repo.findUserIdBySubject(subject))) throw userErrors.notFound();
       const hasMore = rows.length > pageSize;
-      const data = await Promise.all(rows.slice(0, pageSize).map(renderer.render));
+      const reader = await repo.reader({ subject });
+      const data = await Promise.all(rows.slice(0, pageSize).map((row) => rendered(row, reader)));
       return { data, pagination: { page, pageSize, hasMore } };
     },
 
     async get(subject: string, activityId: string): Promise<Activity> {
       const row = await repo.findBySubject(subject, activityId);
       if (!row) throw activityErrors.notFound();
-      return renderer.render(row);
+      return rendered(row, await repo.reader({ subject }));
     },
 
     /** "Delete history" in a camera's settings: every activity of the camera, with its media. */

@@ -1,6 +1,7 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
+import { unusualLine, type Language } from '../language/language.module.js';
 
 /** An activity's media as signed, expiring URLs. */
 export interface ActivityMedia {
@@ -46,8 +47,26 @@ export function attachmentFor(a: ActivityRow, media: ActivityMedia): VideoAttach
   };
 }
 
-/** The alert's text: each distinct sentence of its activities, first to last. */
-export function alertText(activities: Pick<ActivityRow, 'description' | 'descriptionLocalized'>[]): string {
-  const sentences = [...new Set(activities.map(readableDescription).filter(Boolean))];
-  return sentences.slice(0, MAX_SENTENCES).join('\n');
+type AlertedActivity = Pick<ActivityRow, 'description' | 'descriptionLocalized' | 'routine' | 'cameraName'>;
+
+/** "Unusual: …" when one of the alert's activities departs from its camera's routine (the first that does). */
+export function unusualLineOf(activities: AlertedActivity[], language: Language): string | undefined {
+  const odd = activities.find((a) => a.routine?.unusual);
+  return odd?.routine?.unusual ? unusualLine(odd.routine.unusual, odd.cameraName, language) : undefined;
 }
+
+/** The alert's text: why it is unusual when it is, then each distinct sentence of its activities, first to last. */
+export function alertText(activities: AlertedActivity[], language: Language): string {
+  const sentences = [...new Set(activities.map(readableDescription).filter(Boolean))];
+  const unusual = unusualLineOf(activities, language);
+  return [...(unusual ? [unusual] : []), ...sentences.slice(0, MAX_SENTENCES)].join('\n');
+}
+
+/**
+ * Whether the camera wants this alert: with "only unusual events" on, an event its routine finds usual is
+ * recorded but not alerted; one not judged yet (too little history) still alerts.
+ */
+export const wantedByCamera = (
+  camera: { onlyUnusualAlerts: boolean },
+  activity: Pick<ActivityRow, 'routine'>,
+) => !camera.onlyUnusualAlerts || !activity.routine || activity.routine.unusual !== null;

@@ -5,6 +5,7 @@ import type { ChatApi } from '../chat/chat.module.js';
 import type { NotificationsApi } from '../notifications/notifications.module.js';
 import type { RecognitionApi } from '../recognition/recognition.module.js';
 import { registerAlertsWorkers, requestRicherDescription, scheduleAlertsJobs } from './alerts.jobs.js';
+import { wantedByCamera } from './alert-message.js';
 import { createAlertsRepository } from './alerts.repository.js';
 import { createAlertsService } from './alerts.service.js';
 import { createEphemeralPurge } from './amnesia-purge.js';
@@ -73,7 +74,8 @@ export function createAlertsModule(context: ModuleContext, needs: AlertsNeeds) {
         return !(
           ctx.camera.isMuted ||
           ctx.camera.isPrivateModeEnabled ||
-          ctx.user.isGlobalPrivacyModeEnabled
+          ctx.user.isGlobalPrivacyModeEnabled ||
+          !wantedByCamera(ctx.camera, ctx.activity)
         );
       },
       /** A chat reply to an alert read as a correction ("that's Rose"), if it is one. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { activities, activityFaces, memories } from '../../platform/db/schema.js';
+import { activities, activityFaces, memories, users } from '../../platform/db/schema.js';
 import type { ActivityFaceRow } from '../activities/activities.findings.repository.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 
@@ -20,6 +20,16 @@ export function createAlertsRepository(db: Db) {
         .from(activities)
         .where(and(eq(activities.userId, userId), eq(activities.alertMessageId, messageId)))
         .orderBy(asc(activities.occurredAt), asc(activities.createdAt));
+    },
+
+    /** The language the user's alerts are written in (their profile's). */
+    async preferredLanguage(userId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ language: users.preferredLanguage })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row?.language;
     },
 
     async findActivity(userId: string, activityId: string): Promise<ActivityRow | undefined> {

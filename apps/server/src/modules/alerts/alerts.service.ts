@@ -11,8 +11,11 @@ import {
   attachmentFor,
   isAlertWorthy,
   readableDescription,
+  unusualLineOf,
+  wantedByCamera,
   type ActivityMedia,
 } from './alert-message.js';
+import { languageOf } from '../language/language.module.js';
 
 /** What the push and SMS/MMS of an alert carry (notifications module). */
 export interface ActivityAlertNotification {
@@ -59,8 +62,9 @@ export function createAlertsService(deps: AlertsServiceDeps) {
   /** The message as it should read now, built from every activity of the alert (so it is always whole). */
   async function contentOf(userId: string, messageId: string): Promise<AgentMessageInput> {
     const activities = await repo.alertActivities(userId, messageId);
+    const language = languageOf(await repo.preferredLanguage(userId));
     return {
-      text: alertText(activities),
+      text: alertText(activities, language),
       videos: await Promise.all(activities.map(async (a) => attachmentFor(a, await deps.media(a)))),
       source_activity_uuid_list: activities.map((a) => a.id),
     };
@@ -91,7 +95,12 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         kind: 'activity_alert',
         activityUuid: activity.id,
         title: ctx.camera.name,
-        body: readableDescription(activity),
+        body: [
+          unusualLineOf([activity], languageOf(ctx.user.preferredLanguage)),
+          readableDescription(activity),
+        ]
+          .filter(Boolean)
+          .join('\n'),
         ...(media.thumbnail_image_url ? { thumbnailUrl: media.thumbnail_image_url } : {}),
       });
     } catch (err) {
@@ -108,7 +117,11 @@ export function createAlertsService(deps: AlertsServiceDeps) {
      */
     async alertFor(ctx: AnalysisContext): Promise<boolean> {
       const { activity, camera, user } = ctx;
-      const quiet = camera.isMuted || camera.isPrivateModeEnabled || user.isGlobalPrivacyModeEnabled;
+      const quiet =
+        camera.isMuted ||
+        camera.isPrivateModeEnabled ||
+        user.isGlobalPrivacyModeEnabled ||
+        !wantedByCamera(camera, activity);
       if (!isAlertWorthy(activity.objects) || quiet) {
         // A second look (more files of the event) may have changed what an alert already sent says.
         if (activity.alertMessageId) await refresh(user.id, activity.alertMessageId);

@@ -3,6 +3,7 @@ import type { AppModule, ModuleContext } from '../../platform/module.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { AlertsApi } from '../alerts/alerts.module.js';
 import type { MediaApi } from '../media/media.module.js';
+import type { RoutineApi } from '../routine/routine.module.js';
 import type { RecognitionApi } from '../recognition/recognition.module.js';
 import type { WatchesApi } from '../watches/watches.module.js';
 import { recognitionRules } from '../recognition/recognition.module.js';
@@ -15,7 +16,8 @@ export interface AnalysisNeeds {
   vision: VisionEngine;
   media: Pick<MediaApi, 'extractFrames' | 'reportMissing'>;
   recognition: Pick<RecognitionApi, 'listForUser'>;
-  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral' | 'saveRoutine'>;
+  routine: Pick<RoutineApi, 'judge'>;
   alerts: Pick<AlertsApi, 'alertFor'>;
   watches: Pick<WatchesApi, 'activityAnalysed'>;
   /** false: `analysis.analyse` jobs stay queued, so a test sees exactly what processing stored. */
@@ -45,6 +47,7 @@ export function createAnalysisModule(context: ModuleContext, needs: AnalysisNeed
     faceExamples: needs.recognition,
     alerts: needs.alerts,
     watches: needs.watches,
+    routine: needs.routine,
     log,
   });
   return {

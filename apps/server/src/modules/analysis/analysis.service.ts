@@ -1,4 +1,5 @@
 import { UnreadableImageError, type VisionEngine, type VisionResult } from '../../adapters/vision/vision.js';
+import type { RoutineVerdict } from '../../platform/db/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import { ephemeralUntil, type ActivitiesApi, type AnalysisContext } from '../activities/activities.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
@@ -17,7 +18,9 @@ export interface ActivityFrames {
 export interface AnalysisServiceDeps {
   repo: AnalysisRepository;
   /** Writes the findings and amnesia's expiry on the activity (the activities module owns it). */
-  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral' | 'saveRoutine'>;
+  /** Compares the analysed event with its camera's routine (absent: nothing is judged unusual). */
+  routine?: { judge(ctx: AnalysisContext): Promise<RoutineVerdict | null> };
   vision: Pick<VisionEngine, 'analyse'>;
   frames: ActivityFrames;
   recognition: Recognition;
@@ -149,6 +152,10 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       }
       const unchanged = activity.analysedAt !== null && activity.analysedMedia === mediaFingerprint(activity);
       const analysed = unchanged ? activity : await analyse(ctx);
+      if (deps.routine) {
+        analysed.routine = await deps.routine.judge({ ...ctx, activity: analysed });
+        await deps.activities.saveRoutine(analysed.id, analysed.routine);
+      }
       const alerted = await deps.alerts.alertFor({ ...ctx, activity: analysed });
       await deps.watches?.activityAnalysed({ ...ctx, activity: analysed }, { alerted });
     },

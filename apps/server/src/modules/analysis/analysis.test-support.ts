@@ -107,7 +107,11 @@ export async function addCamera(
   t: TestApp,
   who: TestUser,
   name: string,
-  settings: { is_muted?: boolean; is_facial_recognition_enabled?: boolean } = {},
+  settings: {
+    is_muted?: boolean;
+    is_facial_recognition_enabled?: boolean;
+    only_unusual_alerts?: boolean;
+  } = {},
 ): Promise<string> {
   const res = await call(t, who, 'POST', '/api/users/cameras', { name, settings });
   expect(res.statusCode, res.body).toBe(201);
@@ -204,6 +208,7 @@ export function aiServices(t: TestApp, scenes: Record<string, Partial<VisionResu
     recognition: recognitionRules,
     faceExamples,
     alerts,
+    routine: t.modules.routine,
     log,
   });
   const corrections = createCorrectionsService({

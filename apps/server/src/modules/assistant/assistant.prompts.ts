@@ -21,7 +21,7 @@ function intentLine(u: Understood | undefined): string | undefined {
         : u.focus === 'now'
           ? 'The user asks about right now: search the last 15 minutes (time_phrase "in the last 15 minutes") and, if nothing, say so.'
           : u.focus === 'unusual'
-            ? 'The user asks whether anything was unusual: look for people not recognised and anything at night; otherwise say nothing stood out.'
+            ? "The user asks whether anything was unusual: the events whose `unusual` says why they depart from the camera's routine, with that reason; where an event has no `unusual` field (routine not known yet), people not recognised and anything at night; otherwise say nothing stood out."
             : undefined;
     default:
       return undefined;

@@ -42,6 +42,7 @@ import {
   detectionsOf,
   formatClock,
   localDate,
+  unusualReason,
 } from '../language/language.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
 import type { MemoryRow } from '../memories/memories.repository.js';
@@ -176,6 +177,7 @@ export function toFound(row: ActivityRow): FoundActivity {
     })),
     description: row.description,
     descriptionLocalized: row.descriptionLocalized,
+    routine: row.routine,
   };
 }
 
@@ -267,6 +269,10 @@ function activityForModel(a: FoundActivity, scope: AssistantScope) {
     detected: [...counts].map(([what, n]) => (n > 1 ? `${n} × ${what}` : what)),
     recognised: a.recognised.map((r) => `${r.name} (${r.category})`),
     description: a.description ?? null,
+    // The camera's routine's verdict: why it is unusual; null when it fits; absent when not judged yet.
+    ...(a.routine
+      ? { unusual: a.routine.unusual ? unusualReason(a.routine.unusual, a.cameraName, 'en') : null }
+      : {}),
   };
 }
 

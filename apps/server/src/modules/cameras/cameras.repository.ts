@@ -11,6 +11,7 @@ export type CameraPatch = Partial<
     | 'notes'
     | 'isPrivateModeEnabled'
     | 'isMuted'
+    | 'onlyUnusualAlerts'
     | 'isFacialRecognitionEnabled'
     | 'facialRecognitionConsentAt'
     | 'credentials'

@@ -95,6 +95,7 @@ export function toCamera(row: CameraRow, snapshotUrl: string | null = null, priv
       notes: row.notes,
       is_private_mode_enabled: row.isPrivateModeEnabled,
       is_muted: row.isMuted,
+      only_unusual_alerts: row.onlyUnusualAlerts,
       is_facial_recognition_enabled: row.isFacialRecognitionEnabled,
       has_credentials: row.credentials !== null,
       motion_sensitivity: row.motionSensitivity,
@@ -194,6 +195,7 @@ export function createCamerasService(deps: CamerasServiceDeps) {
     if (s.notes !== undefined) patch.notes = s.notes?.trim() ? s.notes : null;
     if (s.is_private_mode_enabled !== undefined) patch.isPrivateModeEnabled = s.is_private_mode_enabled;
     if (s.is_muted !== undefined) patch.isMuted = s.is_muted;
+    if (s.only_unusual_alerts !== undefined) patch.onlyUnusualAlerts = s.only_unusual_alerts;
     if (s.is_facial_recognition_enabled !== undefined) {
       patch.isFacialRecognitionEnabled = s.is_facial_recognition_enabled;
       // Turning recognition on for a camera is a consent of its own, recorded like the global one.

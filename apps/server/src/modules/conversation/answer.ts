@@ -25,6 +25,7 @@ import {
   enWhere,
   placeOf,
   siteWhere,
+  type UnusualFacts,
 } from '../language/language.module.js';
 import type { ParsedQuestion } from './question.js';
 import type { WindowLabel } from './time-phrases.js';
@@ -42,6 +43,8 @@ export interface FoundActivity {
   /** The stored sentence in English, and in the user's language when that is not English. */
   description?: string | null;
   descriptionLocalized?: string | null;
+  /** How it compares with its camera's routine; null or absent: not judged (too little history). */
+  routine?: { unusual: UnusualFacts | null } | null;
 }
 
 export interface AnswerContext {

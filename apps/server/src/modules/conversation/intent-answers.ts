@@ -22,11 +22,13 @@ import {
   formatClock,
   localDayNumber,
   joinList,
+  capitalise,
   KIND_NOUNS,
   nounFor,
   numberWord,
   type Language,
   type ObjectKind,
+  unusualReason,
 } from '../language/language.module.js';
 import type { SearchQuestion, Thing, Undetectable } from './intent.js';
 
@@ -382,7 +384,29 @@ const isNight = (a: FoundActivity, ctx: AnswerContext) => {
   return hour < 5;
 };
 
-/** "Anything unusual?": strangers and anything between midnight and 5 AM; otherwise says nothing stood out. */
+const stranger = (a: FoundActivity) =>
+  a.objects.filter((o) => o.kind === 'person' && !o.background).length >
+  a.recognised.filter((r) => r.category === 'people').length;
+
+/**
+ * Why an event stands out: its camera's routine says so (docs/assistant.md, Unusual events); on a camera
+ * whose routine is not known yet (too little history), a stranger or anything at night. Undefined: it fits.
+ */
+function whyUnusual(a: FoundActivity, ctx: AnswerContext): string | undefined {
+  if (a.routine)
+    return a.routine.unusual ? unusualReason(a.routine.unusual, a.cameraName, ctx.language) : undefined;
+  const en = ctx.language === 'en';
+  if (stranger(a)) return en ? "I don't know this person." : 'Diese Person kenne ich nicht.';
+  if (isNight(a, ctx) && a.objects.length > 0) return en ? 'It was at night.' : 'Es war mitten in der Nacht.';
+  return undefined;
+}
+
+const MAX_UNUSUAL = 5;
+
+/**
+ * "Anything unusual?": the events that depart from their camera's routine, newest first, each with why;
+ * otherwise says nothing stood out.
+ */
 export function composeUnusual(
   query: SearchQuestion,
   found: FoundActivity[],
@@ -392,10 +416,6 @@ export function composeUnusual(
   const instead = timingReply(query, ctx);
   if (instead) return { text: instead, cited: [] };
   const { where, when } = scopePhrase(query, ctx);
-  const stranger = (a: FoundActivity) =>
-    a.objects.filter((o) => o.kind === 'person').length >
-    a.recognised.filter((r) => r.category === 'people').length;
-  const odd = found.filter((a) => stranger(a) || (isNight(a, ctx) && a.objects.length > 0));
   if (found.length === 0)
     return {
       text: en
@@ -403,20 +423,50 @@ export function composeUnusual(
         : `Nichts Ungewöhnliches: Ich habe ${tail([when, where])} gar nichts gesehen.`,
       cited: [],
     };
+  const learning = found.some((a) => !a.routine);
+  const odd = found
+    .map((a) => ({ a, why: whyUnusual(a, ctx) }))
+    .filter((x): x is { a: FoundActivity; why: string } => x.why !== undefined)
+    .sort((x, y) => y.a.occurredAt.getTime() - x.a.occurredAt.getTime());
   if (odd.length === 0) {
     const summary = seenInstead(found, ctx.language);
+    const fits = learning
+      ? en
+        ? 'no strangers and nothing at night'
+        : 'keine Unbekannten und nachts nichts'
+      : en
+        ? 'as usual for your cameras over the last weeks'
+        : 'alles wie sonst bei deinen Kameras';
     return {
       text: en
-        ? `Nothing unusual ${tail([where, when])}: only ${summary}, no strangers and nothing at night.`
-        : `Nichts Ungewöhnliches ${tail([when, where])}: nur ${summary}, keine Unbekannten und nachts nichts.`,
+        ? `Nothing unusual ${tail([where, when])}: only ${summary}, ${fits}.`
+        : `Nichts Ungewöhnliches ${tail([when, where])}: nur ${summary}, ${fits}.`,
       cited: [],
     };
   }
-  const composed = composeAnswer(query, odd, ctx);
+  const shown = odd.slice(0, MAX_UNUSUAL);
+  const today = localDayNumber(ctx.now, ctx.timezone);
+  const lines = shown.map(({ a, why }) => {
+    const day =
+      localDayNumber(a.occurredAt, ctx.timezone) === today
+        ? ''
+        : `${dayName(a.occurredAt, ctx.now, ctx.timezone, ctx.language)}: `;
+    return `• ${day}${sentenceOf(a, ctx)} ${why}`;
+  });
+  const more = odd.length - shown.length;
+  if (more > 0) lines.push(en ? `…and ${more} more.` : `… und ${more} weitere.`);
   const head = en
-    ? `Worth a look ${tail([where, when])} (people I don't know, or anything at night):`
-    : `Das solltest du dir ansehen ${tail([when, where])} (Personen, die ich nicht kenne, oder etwas in der Nacht):`;
-  return { text: [head, ...moments(composed, ctx)].join('\n'), cited: composed.cited };
+    ? `${odd.length === 1 ? 'One thing' : `${capitalise(numberWord(odd.length, 'en'))} things`} stood out ${tail([where, when])}:`
+    : `${odd.length === 1 ? 'Eine Sache ist' : `${capitalise(numberWord(odd.length, 'de'))} Dinge sind`} ${tail([when, where])} aufgefallen:`;
+  const note = learning
+    ? en
+      ? "(Where I don't know a camera's routine yet — that takes two weeks of events — I point out strangers and anything at night.)"
+      : '(Wo ich den Alltag einer Kamera noch nicht kenne – das dauert zwei Wochen mit Ereignissen –, nenne ich Unbekannte und alles in der Nacht.)'
+    : undefined;
+  return {
+    text: [head, ...lines, ...(note ? [note] : [])].join('\n'),
+    cited: shown.map((x) => x.a),
+  };
 }
 
 /**

@@ -19,6 +19,9 @@ export async function registerHighlightsWorkers(
     { concurrency: 1 },
     async ({ at }) => void (await writer.daily(clock(at))),
   );
+  await jobs.work('highlights.relanguage', { concurrency: 1 }, async ({ userId, at }) => {
+    await writer.rewriteRecent(userId, clock(at));
+  });
   await jobs.work('highlights.refresh', { concurrency: 2 }, async ({ userId, since, at }) => {
     refresh.started(userId);
     await writer.refresh(userId, new Date(since), clock(at));

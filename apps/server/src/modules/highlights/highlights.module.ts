@@ -19,8 +19,8 @@ export interface HighlightsNeeds {
 }
 
 /**
- * Hourly and daily highlights of each property (written by jobs at :05 and :10, and today's again soon after
- * each new activity), and their API. Each write is announced (`summary.ready`) so open apps refetch the day.
+ * Hourly and daily highlights of each property (written by jobs at :05 and :10, and the hour and day of each
+ * new, analysed or corrected activity again soon after), and their API. Each write is announced (`summary.ready`) so open apps refetch the day.
  */
 export function createHighlightsModule(context: ModuleContext, needs: HighlightsNeeds) {
   const { config, events, log, storage } = context;
@@ -48,6 +48,12 @@ export function createHighlightsModule(context: ModuleContext, needs: Highlights
     delaySeconds: config.HIGHLIGHTS_REFRESH_DELAY_SECONDS,
   });
   events.on('activity.created', ({ userId }) => refresh.request(userId));
+  // Summaries are text in the owner's language: a change of it rewrites the last week's (a job, off the request).
+  events.on('user.language-changed', async ({ userId }) => {
+    await context.jobs.send('highlights.relanguage', { userId });
+  });
+  // An analysis that finished late, or a correction ("that was Barack"), shows as soon as a new event would.
+  events.on('activity.updated', ({ userId, occurredAt }) => refresh.request(userId, occurredAt));
   return {
     /** The jobs' work, for in-process callers (tests, backfills). */
     api: writer,

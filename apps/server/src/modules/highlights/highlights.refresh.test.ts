@@ -1,6 +1,6 @@
 import type { ActivitySummary } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { afternoonTimeZone, createTestApp, type TestApp } from '../../../test/app.js';
 import { recordCalls } from '../../../test/calls.js';
 import type { FanoutMessage } from '../../adapters/fanout/fanout.js';
 import { createLogger } from '../../platform/logger.js';
@@ -73,6 +73,20 @@ describe("today's highlights keep up with the events", () => {
   });
 });
 
+describe('corrections and late analyses', () => {
+  it("ask for a run from the changed activity's time, so its hour and day are rewritten", async () => {
+    const { refresh, sent } = refresher(30);
+    await refresh.request('rose', new Date('2025-06-10T05:12:00Z'));
+    expect(sent).toEqual([
+      {
+        name: 'highlights.refresh',
+        data: { userId: 'rose', since: '2025-06-10T05:12:00.000Z' },
+        options: { startAfterSeconds: 30 },
+      },
+    ]);
+  });
+});
+
 describe('the refresh on a running server', () => {
   let t: TestApp;
   let world: World;
@@ -114,7 +128,12 @@ describe('the refresh on a running server', () => {
     await (
       await runs.find((userId) => userId === world.userId)
     ).result;
-    const message = await pushed.find((m) => m.userId === world.userId && m.event === 'SummariesUpdated');
+    const message = await pushed.find(
+      (m) =>
+        m.userId === world.userId &&
+        m.event === 'SummariesUpdated' &&
+        (m.payload as { period: string }).period === 'daily',
+    );
     await message.result;
     sends.stop();
     runs.stop();
@@ -122,12 +141,81 @@ describe('the refresh on a running server', () => {
 
     const date = localDate(at, 'Europe/Berlin');
     expect(message.args[0].payload).toEqual({ period: 'daily', date });
+    // The hour in progress is written too, not left for the job at :05.
+    const hourly = (await summaries(date)).filter((s) => s.period === 'hourly');
+    expect(hourly.find((s) => s.site_uuid === world.sites.Home)).toMatchObject({
+      counts: { person: 1, vehicle: 1 },
+    });
     const daily = (await summaries(date)).filter((s) => s.period === 'daily');
     expect(daily.map((s) => [s.site_uuid, s.counts])).toEqual([
       [world.sites.Home, { person: 1, vehicle: 1 }],
       [null, { person: 1 }],
     ]);
     expect(runs.calls.filter((c) => c.args[0] === world.userId)).toHaveLength(1);
+  });
+
+  it('rewrite the hour and the day soon after a correction names who it was', async () => {
+    const other = await userWithCameras(t, { '': ['Gate'] });
+    const at = new Date();
+    const id = await insertActivity(t, other, other.cameras.Gate!, { at, objects: [person()] });
+    const runs = recordCalls(t.modules.highlights, 'refresh');
+    // What a chat correction ("that was Barack") writes through the activities module.
+    await t.modules.activities.updateRecognition(other.userId, id, {
+      recognised: [
+        { category: 'people', memory_uuid: '4f1b8f0e-7a4c-4a53-9d0e-0c2b5b1f7a10', name: 'Barack' },
+      ],
+      description: 'Barack walked up to the Gate.',
+      descriptionLocalized: null,
+    });
+    await (
+      await runs.find((userId) => userId === other.userId)
+    ).result;
+    runs.stop();
+    const list = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/users/activity-summaries?date=${localDate(at, 'Europe/Berlin')}`,
+        headers: other.user.auth,
+      })
+    ).json<{ data: ActivitySummary[] }>().data;
+    expect(list.map((s) => [s.period, s.recognised_names])).toEqual([
+      ['daily', ['Barack']],
+      ['hourly', ['Barack']],
+    ]);
+    expect(list[0]!.text).toContain('Notable: Barack walked up to the Gate.');
+  });
+
+  it("rewrite the last week's highlights in the language the owner switches to", async () => {
+    const zone = afternoonTimeZone();
+    const other = await userWithCameras(t, { '': ['Haustür'] }, zone);
+    const at = new Date(Date.now() - 60 * 60_000);
+    await insertActivity(t, other, other.cameras['Haustür']!, { at, objects: [person()] });
+    await t.modules.highlights.daily(new Date());
+    const read = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/users/activity-summaries?date=${localDate(at, zone)}`,
+          headers: other.user.auth,
+        })
+      ).json<{ data: ActivitySummary[] }>().data;
+    expect((await read())[0]!.text).toMatch(/^Today so far: one event with a person\. Notable: A person /);
+
+    const runs = recordCalls(t.modules.highlights, 'rewriteRecent');
+    const switched = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/preferred-language',
+      headers: other.user.auth,
+      payload: { preferred_language: 'de' },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    await (
+      await runs.find((userId) => userId === other.userId)
+    ).result;
+    runs.stop();
+    const [daily] = await read();
+    expect(daily!.text).toMatch(/^Heute bisher: ein Ereignis mit einer Person\. Aufgefallen: Eine Person /);
+    expect(daily!.notable_moments[0]!.description).toMatch(/^Eine Person .*Haustür/);
   });
 
   it('finish yesterday too when the burst began before midnight', async () => {
@@ -151,6 +239,8 @@ describe('the refresh on a running server', () => {
     runs.stop();
     pushed.stop();
     expect(pushedTo(pushed.calls, other.userId).map((m) => m.payload)).toEqual([
+      { period: 'hourly', date: '2025-06-10' },
+      { period: 'hourly', date: '2025-06-11' },
       { period: 'daily', date: '2025-06-10' },
       { period: 'daily', date: '2025-06-11' },
     ]);

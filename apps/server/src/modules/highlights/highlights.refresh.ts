@@ -27,16 +27,20 @@ export function createHighlightsRefresh(deps: HighlightsRefreshDeps) {
   const waiting = new Map<string, number>();
 
   return {
-    /** A new activity of the user's: their day is rewritten within `delaySeconds` (one run per burst). */
-    async request(userId: string): Promise<void> {
+    /**
+     * A new or changed activity of the user's: its hour and day are rewritten within `delaySeconds` (one run
+     * per burst). `occurredAt` is the activity's time when it is older than now (a correction, a late analysis).
+     */
+    async request(userId: string, occurredAt?: Date): Promise<void> {
       const at = now();
       const due = waiting.get(userId);
       if (due !== undefined && at.getTime() <= due) return;
       waiting.set(userId, at.getTime() + delaySeconds * 1000);
+      const since = occurredAt && occurredAt < at ? occurredAt : at;
       try {
         await jobs.send(
           'highlights.refresh',
-          { userId, since: at.toISOString() },
+          { userId, since: since.toISOString() },
           { startAfterSeconds: delaySeconds },
         );
       } catch (err) {

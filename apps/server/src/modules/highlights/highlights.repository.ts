@@ -116,6 +116,18 @@ export function createHighlightsRepository(db: Db) {
     },
 
     /** One owner, as `ownersWithActivity` answers them; none for an unknown user or one in amnesia mode. */
+    /** The periods the user has summaries of that start at or after `since`. */
+    async periodsSince(userId: string, since: Date) {
+      return db
+        .selectDistinct({
+          period: activitySummaries.period,
+          periodStart: activitySummaries.periodStart,
+          periodEnd: activitySummaries.periodEnd,
+        })
+        .from(activitySummaries)
+        .where(and(eq(activitySummaries.userId, userId), gte(activitySummaries.periodStart, since)));
+    },
+
     async owner(userId: string): Promise<SummaryOwner | undefined> {
       const [row] = await db
         .select({ id: users.id, timezone: users.timezone, preferredLanguage: users.preferredLanguage })

@@ -82,13 +82,14 @@ describe('hourly highlights', () => {
       recognised_names: ['Rose'],
       text:
         'Between 9:00 AM and 10:00 AM at Home: three events, one with a person, one with a vehicle, and one with motion only. ' +
-        'Recognised: Rose. Notable: Rose walked up to the Front Door at 9:12 AM. A white car pulled into the Driveway at 9:40 AM.',
+        'Recognised: Rose. Notable: A white car pulled into the Driveway at 9:40 AM. Rose walked up to the Front Door at 9:12 AM.',
     });
+    // Newest first, as the text names them.
     expect(home!.notable_moments.map((m) => [m.camera_name, m.date_time_utc])).toEqual([
-      ['Front Door', '2025-06-10T07:12:00.000Z'],
       ['Driveway', '2025-06-10T07:40:00.000Z'],
+      ['Front Door', '2025-06-10T07:12:00.000Z'],
     ]);
-    const clip = home!.notable_moments[1]!;
+    const clip = home!.notable_moments[0]!;
     expect(clip.clip_url).toMatch(/^http:\/\/homesitter\.test\/media\/users\/.+\/clip\.mp4\?exp=\d+&sig=/);
     expect(clip.thumbnail_image_url).toMatch(/thumb\.jpg\?exp=\d+&sig=/);
     expect(of(list, 'hourly', world.sites.Cabin!)[0]).toMatchObject({
@@ -163,6 +164,39 @@ describe('what highlights never do', () => {
     const after = await summaries(world, '2025-06-10');
     expect(after.map((s) => [s.period, s.site_uuid, s.period_start])).toEqual(
       before.map((s) => [s.period, s.site_uuid, s.period_start]),
+    );
+  });
+});
+
+describe('noteworthy moments', () => {
+  it('lead with the unusual ones, flagged with why, and never repeat the property in the sentence', async () => {
+    const owner = await userWithCameras(t, { Home: ['Front Door'], Cabin: ['Porch'] });
+    const known = await insertActivity(t, owner, owner.cameras['Front Door']!, {
+      at: new Date('2025-06-16T12:10:00Z'),
+      objects: [person()],
+      recognised: [{ category: 'people', memory_uuid: ROSE, name: 'Rose' }],
+      // As the analysis stores it for a household with two properties.
+      description: 'Home: Rose walked up to the Front Door at 2:10 PM.',
+    });
+    const night = await insertActivity(t, owner, owner.cameras['Front Door']!, {
+      at: new Date('2025-06-16T01:12:00Z'),
+      objects: [person()],
+    });
+    await t.database.db
+      .update(activities)
+      .set({ routine: { unusual: { rule: 'never', kind: 'person', part: 'night', days: 30 } } })
+      .where(eq(activities.id, night));
+    await t.modules.highlights.daily(new Date('2025-06-16T13:00:00Z'));
+    const [home] = of(await summaries(owner, '2025-06-16'), 'daily', owner.sites.Home!);
+    expect(home!.notable_moments.map((m) => [m.activity_uuid, m.is_unusual, m.unusual_reason])).toEqual([
+      [night, true, 'Nobody has been at the Front Door at night in the last 30 days.'],
+      [known, false, null],
+    ]);
+    expect(home!.text).toBe(
+      'Today at Home so far: two events with people. Recognised: Rose. ' +
+        'Unusual: A person walked up to the Front Door at 3:12 AM. ' +
+        'Nobody has been at the Front Door at night in the last 30 days. ' +
+        'Notable: Rose walked up to the Front Door at 2:10 PM.',
     );
   });
 });

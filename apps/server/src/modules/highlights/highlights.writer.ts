@@ -17,6 +17,7 @@ import {
   type Language,
   type ObjectKind,
   composeSummary,
+  unusualReason,
   type SummaryCounts,
   type SummaryFacts,
 } from '../language/language.module.js';
@@ -29,6 +30,8 @@ const HOURS_PER_RUN = 2;
 /** During the first hours of a local day the day before is rewritten too, so it ends complete. */
 const FINISH_YESTERDAY_HOURS = 2;
 const MOMENTS = { hourly: 3, daily: 5 } as const;
+/** How far back a change of language rewrites the highlights. */
+const RELANGUAGE_DAYS = 7;
 
 export interface HighlightsWriterDeps {
   repo: HighlightsRepository;
@@ -47,10 +50,14 @@ export interface SummaryWritten {
   date: string;
 }
 
-/** How much an activity is worth a mention: someone known, then people, vehicles, animals; motion is not. */
+/**
+ * How much an activity is worth a mention: anything its camera's routine finds unusual, then someone known,
+ * people, vehicles, animals; motion is not.
+ */
 function notability(a: SummarisedActivity): number {
   const kinds = new Set(a.objects.map((o) => o.kind));
   return (
+    (a.routine?.unusual ? 10 : 0) +
     (a.recognised.length > 0 ? 4 : 0) +
     (kinds.has('person') ? 3 : 0) +
     (kinds.has('vehicle') ? 2 : 0) +
@@ -59,9 +66,19 @@ function notability(a: SummarisedActivity): number {
   );
 }
 
-function sentenceOf(a: SummarisedActivity, owner: SummaryOwner, language: Language): string {
-  const stored = language === 'en' ? a.description : a.descriptionLocalized;
-  if (stored?.trim()) return stored.trim();
+/**
+ * The moment's sentence in the summary's language, without the property's name in front ("Home: …"): the
+ * summary is of one property and says so once. A sentence stored in another language is composed anew.
+ */
+function sentenceOf(
+  a: SummarisedActivity,
+  owner: SummaryOwner,
+  language: Language,
+  siteName: string | null,
+): string {
+  const stored = (language === 'en' ? a.description : a.descriptionLocalized)?.trim();
+  const prefix = siteName ? `${siteName.trim()}: ` : undefined;
+  if (stored) return prefix && stored.startsWith(prefix) ? stored.slice(prefix.length) : stored;
   return describeActivity(
     {
       cameraName: a.cameraName,
@@ -110,21 +127,33 @@ export function summarise(
     for (const k of kinds) counts[k] = (counts[k] ?? 0) + 1;
     for (const r of a.recognised) if (!names.includes(r.name)) names.push(r.name);
   }
-  const ranked = list
+  const chosen = list
     .map((a) => ({ a, score: notability(a) }))
     .filter((x) => x.score > 0)
     .sort((x, y) => y.score - x.score || y.a.occurredAt.getTime() - x.a.occurredAt.getTime())
-    .slice(0, MOMENTS[ctx.period]);
-  const moments = ranked.map(({ a }) => ({
-    activity_uuid: a.id,
-    date_time_utc: a.occurredAt.toISOString(),
-    camera_name: a.cameraName,
-    description: sentenceOf(a, ctx.owner, language),
-    // Media keys; the highlights service signs them when a client reads the summary.
-    thumbnail_image_url: a.thumbnailKey,
-    clip_url: a.videoKey,
-    hls_url: a.hlsKey,
-  }));
+    .slice(0, MOMENTS[ctx.period])
+    .map(({ a }) => a);
+  // Shown the same way in every summary: the unusual first, then newest first.
+  const shown = chosen.sort(
+    (x, y) =>
+      Number(Boolean(y.routine?.unusual)) - Number(Boolean(x.routine?.unusual)) ||
+      y.occurredAt.getTime() - x.occurredAt.getTime(),
+  );
+  const moments: NotableMoment[] = shown.map((a) => {
+    const unusual = a.routine?.unusual;
+    return {
+      activity_uuid: a.id,
+      date_time_utc: a.occurredAt.toISOString(),
+      camera_name: a.cameraName,
+      description: sentenceOf(a, ctx.owner, language, ctx.siteName),
+      // Media keys; the highlights service signs them when a client reads the summary.
+      thumbnail_image_url: a.thumbnailKey,
+      clip_url: a.videoKey,
+      hls_url: a.hlsKey,
+      is_unusual: Boolean(unusual),
+      unusual_reason: unusual ? unusualReason(unusual, a.cameraName, language) : null,
+    };
+  });
   const facts: SummaryFacts = {
     period: ctx.period,
     periodStart: ctx.periodStart,
@@ -135,7 +164,8 @@ export function summarise(
     total: list.length,
     counts,
     recognisedNames: names,
-    moments: moments.map((m) => m.description),
+    unusual: moments.filter((m) => m.is_unusual).map((m) => `${m.description} ${m.unusual_reason}`),
+    moments: moments.filter((m) => !m.is_unusual).map((m) => m.description),
   };
   const text = composeSummary(facts, language);
   return {
@@ -145,8 +175,7 @@ export function summarise(
     periodEnd: ctx.periodEnd,
     counts,
     recognisedNames: names,
-    // Shown in time order; chosen by how notable they are.
-    notableMoments: [...moments].sort((x, y) => x.date_time_utc.localeCompare(y.date_time_utc)),
+    notableMoments: moments,
     text,
     thumbnailKey: moments.find((m) => m.thumbnail_image_url)?.thumbnail_image_url ?? null,
   };
@@ -253,13 +282,33 @@ export function createHighlightsWriter(deps: HighlightsWriterDeps) {
     },
 
     /**
-     * One user's daily summary of today so far, soon after a new activity (`highlights.refresh`); with
-     * `since` on the day before (an activity just before midnight), that day is rewritten in full too.
+     * The user's summaries of the last `days` days written again, in their language as it is now (after they
+     * changed it: the highlights they scroll back to read in the new one).
+     */
+    async rewriteRecent(userId: string, at: Date = now(), days = RELANGUAGE_DAYS): Promise<number> {
+      const owner = await repo.owner(userId);
+      if (!owner) return 0;
+      let written = 0;
+      for (const p of await repo.periodsSince(userId, new Date(at.getTime() - days * 24 * HOUR_MS)))
+        written += await writePeriod(owner, p.period, p.periodStart, p.periodEnd, at);
+      log.debug({ userId, written }, 'highlights rewritten in the new language');
+      return written;
+    },
+
+    /**
+     * One user's summaries of the hour and the day so far, soon after a new, analysed or corrected activity
+     * (`highlights.refresh`); `since` is the oldest activity time the run is for, and its hour and day are
+     * rewritten too (an activity just before midnight, a correction of this morning's alert).
      */
     async refresh(userId: string, since: Date, at: Date = now()): Promise<number> {
       const owner = await repo.owner(userId);
       if (!owner) return 0;
       let written = 0;
+      const thisHour = localHour(at, owner.timezone, 0);
+      const sinceHour = localHour(since, owner.timezone, 0);
+      if (sinceHour.start.getTime() !== thisHour.start.getTime())
+        written += await writePeriod(owner, 'hourly', sinceHour.start, sinceHour.end, at);
+      written += await writePeriod(owner, 'hourly', thisHour.start, thisHour.end, at);
       if (localDate(since, owner.timezone) !== localDate(at, owner.timezone))
         written += await writeDay(owner, since, at);
       written += await writeDay(owner, at, at);

@@ -39,6 +39,7 @@ function factsText(input: SummaryRewriteInput): string {
     `Period: ${span}${f.siteName ? ` at the property ${f.siteName}` : ''}`,
     `Events: ${f.total}${counts.length ? ` (${counts.join(', ')})` : ''}`,
     `Recognised: ${f.recognisedNames.length ? f.recognisedNames.join(', ') : 'nobody known'}`,
+    `Unusual moments (say they are unusual, and why):\n${(f.unusual ?? []).map((m) => `- ${m}`).join('\n') || '- none'}`,
     `Notable moments:\n${f.moments.map((m) => `- ${m}`).join('\n') || '- none'}`,
     `Draft: ${input.draft}`,
   ].join('\n');

@@ -41,4 +41,5 @@ export {
 } from './lexicon.js';
 export { deWhere, enWhere, placeOf, siteWhere } from './places.js';
 export { describe, detectionsOf, factsOf, localisedLanguage } from './stored-descriptions.js';
+export { unusualLabel, unusualLine, unusualReason, type UnusualFacts } from './unusual.js';
 export { composeSummary, type SummaryCounts, type SummaryFacts } from './summary.js';

@@ -20,23 +20,61 @@ function daily(extra: Partial<SummaryFacts> = {}): SummaryFacts {
     moments: [
       'Rose walked up to the Front Door at 3:12 PM.',
       'A white car pulled into the Driveway at 9:00 AM.',
-      'Ignored.',
+      'A cat walked across the Patio at 8:10 AM.',
     ],
     ...extra,
   };
 }
 
 describe('composeSummary', () => {
-  it('writes a day in progress with counts by kind, names and the two most notable moments', () => {
+  it('writes a day in progress with counts by kind, names and every moment it attaches', () => {
     expect(composeSummary(daily(), 'en')).toBe(
       'Today at Home so far: seven events, four with people, one with a vehicle, and two with animals. ' +
         'Recognised: Rose and Bella. ' +
-        'Notable: Rose walked up to the Front Door at 3:12 PM. A white car pulled into the Driveway at 9:00 AM.',
+        'Notable: Rose walked up to the Front Door at 3:12 PM. A white car pulled into the Driveway at 9:00 AM. ' +
+        'A cat walked across the Patio at 8:10 AM.',
     );
     expect(composeSummary(daily({ moments: ['Rose kam um 15:12 zur Haustür.'] }), 'de')).toBe(
       'Heute im Objekt „Home“ bisher: sieben Ereignisse, vier mit Personen, eines mit einem Fahrzeug und zwei mit Tieren. ' +
         'Erkannt: Rose und Bella. Aufgefallen: Rose kam um 15:12 zur Haustür.',
     );
+  });
+
+  it('names the unusual moments first, with why', () => {
+    const unusual = [
+      'A person walked up to the Porch at 3:12 AM. Nobody has been on the Porch at night in the last 30 days.',
+    ];
+    expect(
+      composeSummary(daily({ unusual, moments: ['Rose walked up to the Front Door at 3:12 PM.'] }), 'en'),
+    ).toBe(
+      'Today at Home so far: seven events, four with people, one with a vehicle, and two with animals. ' +
+        'Recognised: Rose and Bella. ' +
+        'Unusual: A person walked up to the Porch at 3:12 AM. Nobody has been on the Porch at night in the last 30 days. ' +
+        'Notable: Rose walked up to the Front Door at 3:12 PM.',
+    );
+    expect(
+      composeSummary(
+        daily({
+          unusual: [
+            'Eine Person kam um 3:12 zur Haustür. In den letzten 30 Tagen war nachts niemand an der Haustür.',
+          ],
+          moments: [],
+        }),
+        'de',
+      ),
+    ).toMatch(
+      /Erkannt: Rose und Bella\. Ungewöhnlich: Eine Person kam um 3:12 zur Haustür\. In den letzten 30 Tagen/,
+    );
+  });
+
+  it('says "since" of the hour in progress', () => {
+    const hour = {
+      period: 'hourly' as const,
+      periodStart: new Date('2025-06-11T14:00:00Z'),
+      periodEnd: new Date('2025-06-11T15:00:00Z'),
+    };
+    expect(composeSummary(daily(hour), 'en')).toMatch(/^Since 4:00 PM at Home: seven events/);
+    expect(composeSummary(daily(hour), 'de')).toMatch(/^Seit 16:00 Uhr im Objekt „Home“: sieben Ereignisse/);
   });
 
   it('writes a finished day by its name', () => {

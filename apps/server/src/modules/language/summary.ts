@@ -1,7 +1,8 @@
 /**
  * The text of an hourly or daily highlight, from counts by kind, who was recognised and the notable moments:
  * "Today at Home so far: seven events, four with people, one with a vehicle and two with animals. Recognised: Rose and
- * Bella. Notable: Rose walked up to the Front Door at 3:12 PM."
+ * Bella. Unusual: A person walked up to the Porch at 3:12 AM. Nobody has been on the Porch at night in the last
+ * 30 days. Notable: Rose walked up to the Front Door at 3:12 PM." Every moment attached is named.
  */
 import { dayPhrase, formatClock } from './clock.js';
 import { capitalise, joinList, numberWord, type Language } from './lexicon.js';
@@ -22,7 +23,9 @@ export interface SummaryFacts {
   total: number;
   counts: SummaryCounts;
   recognisedNames: string[];
-  /** Sentences of the notable moments, most notable first; the text quotes the first two. */
+  /** Sentences of the unusual moments, each with why ("… Nobody has been …"); the text names them first. */
+  unusual?: string[];
+  /** Sentences of the other notable moments, newest first; the text names every one. */
   moments: string[];
 }
 
@@ -53,6 +56,8 @@ function opening(f: SummaryFacts, language: Language): string {
   const ongoing = f.periodEnd.getTime() > f.now.getTime();
   if (f.period === 'hourly') {
     const from = formatClock(f.periodStart, f.timezone, language);
+    // The hour in progress (rewritten as its events come) says so rather than naming an end not yet reached.
+    if (ongoing) return language === 'en' ? `Since ${from}${where}` : `Seit ${from} Uhr${where}`;
     const to = formatClock(f.periodEnd, f.timezone, language);
     return language === 'en' ? `Between ${from} and ${to}${where}` : `Zwischen ${from} und ${to}${where}`;
   }
@@ -89,10 +94,10 @@ export function composeSummary(f: SummaryFacts, language: Language): string {
     sentences.push(
       `${language === 'en' ? 'Recognised' : 'Erkannt'}: ${joinList(f.recognisedNames, language)}.`,
     );
-  const moments = f.moments
-    .slice(0, 2)
-    .map((m) => m.trim())
-    .filter(Boolean);
+  const unusual = (f.unusual ?? []).map((m) => m.trim()).filter(Boolean);
+  if (unusual.length > 0)
+    sentences.push(`${language === 'en' ? 'Unusual' : 'Ungewöhnlich'}: ${unusual.join(' ')}`);
+  const moments = f.moments.map((m) => m.trim()).filter(Boolean);
   if (moments.length > 0)
     sentences.push(`${language === 'en' ? 'Notable' : 'Aufgefallen'}: ${moments.join(' ')}`);
   return sentences.join(' ');

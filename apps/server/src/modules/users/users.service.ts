@@ -163,8 +163,13 @@ export function createUsersService(deps: UsersServiceDeps) {
         ...(info.timezone !== undefined ? { timezone: info.timezone } : {}),
       }),
 
-    setPreferredLanguage: (subject: string, language: SupportedLanguage) =>
-      update(subject, { preferredLanguage: language }),
+    async setPreferredLanguage(subject: string, language: SupportedLanguage): Promise<UserProfile> {
+      const before = (await requireUser(subject)).preferredLanguage;
+      const profile = await update(subject, { preferredLanguage: language });
+      if (before !== language)
+        await deps.events.emit('user.language-changed', { userId: profile.user_uuid, language });
+      return profile;
+    },
 
     setAmnesiaMode: (subject: string, enabled: boolean) => update(subject, { isAmnesiaModeEnabled: enabled }),
 

@@ -79,6 +79,13 @@ export function CameraSettingsForm({ camera }: { camera: CameraDetail }) {
           onCheckedChange={(on) => save({ is_muted: on })}
         />
         <SettingSwitch
+          label={t('cameraSettings.onlyUnusual')}
+          description={t('cameraSettings.onlyUnusualDescription')}
+          checked={s.only_unusual_alerts}
+          disabled={update.isPending || s.is_muted}
+          onCheckedChange={(on) => save({ only_unusual_alerts: on })}
+        />
+        <SettingSwitch
           label={t('cameraSettings.facialRecognition')}
           description={
             globalRecognition

@@ -120,4 +120,33 @@ describe('the highlights page', () => {
     expect(await screen.findAllByTestId('daily-summary')).toHaveLength(2);
     expect(screen.getByText('Today at the Cabin so far: one event.')).toBeInTheDocument();
   });
+
+  it('flags an unusual moment and says why', async () => {
+    const unusual = (reason: string) =>
+      summary({
+        period: 'daily',
+        period_start: '2025-06-09T22:00:00.000Z',
+        period_end: '2025-06-10T22:00:00.000Z',
+        notable_moments: [
+          {
+            activity_uuid: 'a1',
+            date_time_utc: '2025-06-10T01:10:00.000Z',
+            camera_name: 'Porch',
+            description: 'A person walked up to the Porch at 3:10 AM.',
+            thumbnail_image_url: null,
+            clip_url: null,
+            hls_url: null,
+            is_unusual: true,
+            unusual_reason: reason,
+          },
+        ],
+      });
+    days['2025-06-10'] = [unusual('Nobody has been on the Porch at night in the last 30 days.')];
+    renderPage();
+    const card = await screen.findByTestId('daily-summary');
+    expect(within(card).getByText('Unusual')).toBeInTheDocument();
+    expect(
+      within(card).getByText('Nobody has been on the Porch at night in the last 30 days.'),
+    ).toBeInTheDocument();
+  });
 });

@@ -76,7 +76,15 @@ function Moments({
                 {when}
                 {moment.camera_name ? ` · ${moment.camera_name}` : ''}
               </span>
+              {moment.is_unusual ? (
+                <span className="mt-0.5 inline-block rounded bg-amber-500/20 px-1.5 text-xs font-semibold text-amber-300">
+                  {t('unusual')}
+                </span>
+              ) : null}
               <span className="block truncate text-sm text-slate-100">{moment.description}</span>
+              {moment.unusual_reason ? (
+                <span className="block text-xs text-amber-200">{moment.unusual_reason}</span>
+              ) : null}
             </span>
             {playable ? <Play className="size-4 text-brand-400" aria-hidden="true" /> : null}
           </>

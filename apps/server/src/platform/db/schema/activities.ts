@@ -31,6 +31,26 @@ export interface RecognisedMemory {
   distance?: number;
 }
 
+/** The part of the local day the routine compares an event with (docs/assistant.md, Unusual events). */
+export type DayPart = 'night' | 'morning' | 'afternoon' | 'evening';
+
+/**
+ * How an event compares with its camera's routine of the last weeks. `unusual` null: it fits. Kept on the
+ * activity, so the alert, the highlights and the chat say the same thing and can say it in either language.
+ */
+export interface RoutineVerdict {
+  unusual: {
+    /** `never`: nothing of the kind at this time of day; `weekend`/`weekday`: not on such days; `stranger`: only people you know. */
+    rule: 'never' | 'weekend' | 'weekday' | 'stranger' | 'away';
+    kind: 'person' | 'vehicle' | 'animal';
+    part: DayPart;
+    /** How many days of history the judgement rests on (at most the routine's window). */
+    days: number;
+    /** `away`: the other property where people the household knows were seen just before. */
+    elsewhere?: string;
+  } | null;
+}
+
 /**
  * How long an activity recorded in amnesia mode lives: long enough for its alert to be seen, and purged by
  * the hourly job within 24 h of the event.
@@ -74,6 +94,8 @@ export const activities = pgTable(
     description: text('description'),
     descriptionLocalized: text('description_localized'),
     analysedAt: timestamp('analysed_at', { withTimezone: true }),
+    /** The camera's routine's verdict on this event; null while too little history was there to judge. */
+    routine: jsonb('routine').$type<RoutineVerdict>(),
     /** The agent chat message that alerted the user about this activity (or the one it was coalesced into). */
     alertMessageId: uuid('alert_message_id'),
     /** The first activity of the alert this one joined (events of a camera within 60 s share one alert). */

@@ -26,6 +26,8 @@ export const cameras = pgTable(
     notes: text('notes'),
     isPrivateModeEnabled: boolean('is_private_mode_enabled').notNull().default(false),
     isMuted: boolean('is_muted').notNull().default(false),
+    /** Alert only about events that depart from the camera's routine (once it has one). */
+    onlyUnusualAlerts: boolean('only_unusual_alerts').notNull().default(false),
     isFacialRecognitionEnabled: boolean('is_facial_recognition_enabled').notNull().default(false),
     /** When the owner last turned recognition on for this camera: the consent record (who: the owner). */
     facialRecognitionConsentAt: timestamp('facial_recognition_consent_at', { withTimezone: true }),
