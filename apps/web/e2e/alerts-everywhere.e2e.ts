@@ -1,9 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiCall, launch, openPage, signedInContext, verifiedUserViaApi, type ApiSession } from './browser';
+import {
+  apiCall,
+  cameraSnapshot,
+  launch,
+  openPage,
+  signedInContext,
+  verifiedUserViaApi,
+  type ApiSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -14,11 +19,6 @@ const CAMERA = 'Porch';
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-/** A real photo of a person (test-media/SOURCES.md): the server's vision sees a person and alerts. */
-const person = readFileSync(
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test-media/person-obama-1.jpg'),
-);
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
@@ -27,26 +27,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** What a camera does: POST its snapshot to the HTTP ingest with the user's camera upload login. */
-async function cameraUpload(session: ApiSession) {
-  const { data: login } = await apiCall<{ data: { username: string; password: string } }>(
-    baseUrl,
-    'GET',
-    '/api/users/camera-email-credentials',
-    session,
-  );
-  const form = new FormData();
-  form.set('camera_name', CAMERA);
-  form.append('file', new Blob([new Uint8Array(person)], { type: 'image/jpeg' }), 'motion.jpg');
-  const res = await fetch(`${baseUrl}/api/ingest/events`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`,
-    },
-    body: form,
-  });
-  expect(res.status, await res.clone().text()).toBe(202);
-}
+const cameraUpload = (session: ApiSession) => cameraSnapshot(baseUrl, session, CAMERA);
 
 /** The home sitter says something in the user's chat, published live by the server. */
 async function agentMessage(session: ApiSession, text: string) {

@@ -1,9 +1,17 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiCall, launch, openPage, signedInContext, verifiedUserViaApi, type ApiSession } from './browser';
+import {
+  apiCall,
+  cameraSnapshot,
+  launch,
+  openPage,
+  signedInContext,
+  verifiedUserViaApi,
+  type ApiSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -39,24 +47,7 @@ afterAll(async () => {
 
 /** What a camera does: a snapshot with a person to the HTTP ingest, so the screens have an alert to show. */
 async function personAtTheDoor(session: ApiSession) {
-  const { data: login } = await apiCall<{ data: { username: string; password: string } }>(
-    baseUrl,
-    'GET',
-    '/api/users/camera-email-credentials',
-    session,
-  );
-  const photo = readFileSync(path.resolve(here, '../../../test-media/person-obama-1.jpg'));
-  const form = new FormData();
-  form.set('camera_name', CAMERA);
-  form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'motion.jpg');
-  const res = await fetch(`${baseUrl}/api/ingest/events`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`,
-    },
-    body: form,
-  });
-  expect(res.status, await res.clone().text()).toBe(202);
+  await cameraSnapshot(baseUrl, session, CAMERA);
   await expect
     .poll(
       async () =>
