@@ -70,6 +70,7 @@ export const apiRoutes = {
 
   // Notifications
   getVapidPublicKey: { method: 'GET', path: '/api/push/vapid-public-key', access: 'public' },
+  getNotificationChannels: { method: 'GET', path: '/api/push/channels', access: 'public' },
 
   // Cameras and properties
   listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },
