@@ -50,6 +50,8 @@ export const MESSAGES = {
   // Auth
   authenticationFailed: 'Authentication failed',
   resetPasswordFailed: 'Failed to reset password',
+  changePasswordFailed: 'Failed to change password',
+  currentPasswordWrong: 'The current password is not right.',
   sendVerificationEmailFailed: 'Failed to send verification email',
   noTokenAfterSignin: 'No token after signin',
   joinWaitlistFailed: 'Failed to join waitlist',
