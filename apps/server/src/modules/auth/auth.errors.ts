@@ -4,8 +4,7 @@ import { MESSAGES } from '@homesitter/contract/runtime';
 export const authErrors = {
   invalidCredentials: () => new AppError(401, 'auth.invalid_credentials', 'Authentication failed'),
   currentPasswordWrong: () => new AppError(400, 'auth.current_password_wrong', MESSAGES.currentPasswordWrong),
-  passwordNotOurs: () =>
-    new AppError(400, 'auth.password_elsewhere', 'Your password is managed by your sign-in provider.'),
+  passwordNotOurs: () => new AppError(400, 'auth.password_elsewhere', MESSAGES.passwordManagedElsewhere),
   emailTaken: () =>
     new AppError(409, 'auth.email_taken', 'An account with this email already exists. Sign in instead.'),
   signupDisabled: () =>
