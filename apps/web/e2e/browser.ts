@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
@@ -171,4 +172,36 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A real photo of a person (test-media/SOURCES.md): the server's vision sees a person and alerts. */
+export const PERSON_PHOTO = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../test-media/person-obama-1.jpg',
+);
+
+/** What a camera does: POST a snapshot to the HTTP ingest with the user's camera upload login. */
+export async function cameraSnapshot(
+  baseUrl: string,
+  session: ApiSession,
+  camera: string,
+  file = PERSON_PHOTO,
+): Promise<void> {
+  const { data: login } = await apiCall<{ data: { username: string; password: string } }>(
+    baseUrl,
+    'GET',
+    '/api/users/camera-email-credentials',
+    session,
+  );
+  const form = new FormData();
+  form.set('camera_name', camera);
+  form.append('file', new Blob([new Uint8Array(readFileSync(file))], { type: 'image/jpeg' }), 'motion.jpg');
+  const res = await fetch(`${baseUrl}/api/ingest/events`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`,
+    },
+    body: form,
+  });
+  expect(res.status, await res.clone().text()).toBe(202);
 }

@@ -63,6 +63,15 @@ export const forgotPasswordRequestSchema = z.strictObject({
   email: emailSchema,
 });
 
+/** Account → change password: the current one proves it is the owner, the new one follows the sign-up rules. */
+export const changePasswordRequestSchema = z.strictObject({
+  current_password: singleLineText(
+    'Current password',
+    z.string().min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+  ),
+  new_password: passwordSchema,
+});
+
 export const resetPasswordRequestSchema = z.strictObject({
   code: singleLineText('code', z.string().min(1, 'code is required').max(256)),
   password: passwordSchema,

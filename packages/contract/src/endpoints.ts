@@ -5,6 +5,7 @@ import {
   refreshTokenRequestSchema,
   resendVerificationSchema,
   resetPasswordRequestSchema,
+  changePasswordRequestSchema,
   signInRequestSchema,
   signUpRequestSchema,
   verifyEmailRequestSchema,
@@ -128,6 +129,15 @@ export const endpoints = defineEndpoints({
     body: resetPasswordRequestSchema,
     response: successOnlySchema,
     failureMessage: MESSAGES.resetPasswordFailed,
+  },
+  changePassword: {
+    ...apiRoutes.changePassword,
+    summary:
+      'Change the password with the current one; signs out every other session and answers a new session for this one',
+    tags: ['auth'],
+    body: changePasswordRequestSchema,
+    response: authSessionSchema,
+    failureMessage: MESSAGES.changePasswordFailed,
   },
 
   // Sign-up gate

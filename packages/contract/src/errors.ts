@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'auth.refresh_token_invalid',
   'auth.refresh_token_reused',
   'auth.code_invalid',
+  'auth.current_password_wrong',
+  'auth.password_elsewhere',
   'auth.resend_too_soon',
   'auth.already_verified',
   'user.not_found',

@@ -50,6 +50,9 @@ export const MESSAGES = {
   // Auth
   authenticationFailed: 'Authentication failed',
   resetPasswordFailed: 'Failed to reset password',
+  changePasswordFailed: 'Failed to change password',
+  currentPasswordWrong: 'The current password is not right.',
+  passwordManagedElsewhere: 'Your password is managed by your sign-in provider.',
   sendVerificationEmailFailed: 'Failed to send verification email',
   noTokenAfterSignin: 'No token after signin',
   joinWaitlistFailed: 'Failed to join waitlist',

@@ -1,6 +1,6 @@
 import { defineEndpoints } from './endpoint.js';
 import { okEnvelope } from './envelope.js';
-import { vapidPublicKeySchema } from './notifications.js';
+import { notificationChannelsSchema, vapidPublicKeySchema } from './notifications.js';
 import { apiRoutes } from './routes.runtime.js';
 
 /** Notification delivery: what a browser needs to subscribe to Web Push. */
@@ -11,5 +11,12 @@ export const notificationsEndpoints = defineEndpoints({
       "The Web Push application server key (VAPID) a browser subscribes with; send the subscription's JSON as a `web` push token",
     tags: ['notifications'],
     response: okEnvelope(vapidPublicKeySchema),
+  },
+  getNotificationChannels: {
+    ...apiRoutes.getNotificationChannels,
+    summary:
+      'The channels this server can deliver alerts by (an SMS provider configured, push to phones configured)',
+    tags: ['notifications'],
+    response: okEnvelope(notificationChannelsSchema),
   },
 });

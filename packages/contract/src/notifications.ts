@@ -70,6 +70,18 @@ export function canonicalWebPushToken(token: string): string | undefined {
 }
 
 /** `GET /api/push/vapid-public-key`: the application server key a browser subscribes with. */
+/**
+ * The channels this server can deliver an alert by: a switch for one it cannot says so and is off
+ * (issue 31). SMS/MMS needs an SMS provider (Twilio); push to phones needs FCM (Android) or APNs (iOS).
+ */
+export const notificationChannelsSchema = z.object({
+  web_push: z.boolean().describe('Web Push to browsers (always, with VAPID keys)'),
+  android_push: z.boolean().describe('Push to the Android app (FCM configured)'),
+  ios_push: z.boolean().describe('Push to the iOS app (APNs configured)'),
+  sms_mms: z.boolean().describe('Texts with the alert (an SMS provider configured)'),
+});
+export type NotificationChannels = z.infer<typeof notificationChannelsSchema>;
+
 export const vapidPublicKeySchema = z.object({
   public_key: z.string().describe('VAPID public key, an uncompressed P-256 point in base64url'),
 });

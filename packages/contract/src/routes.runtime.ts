@@ -33,6 +33,7 @@ export const apiRoutes = {
   verifyEmail: { method: 'POST', path: '/api/auth/verify-email', access: 'public' },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password', access: 'public' },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password', access: 'public' },
+  changePassword: { method: 'POST', path: '/api/auth/change-password', access: 'verified' },
   /** A fresh ID token (at most 10 minutes old) buys a device of its own (the desktop helper) a new session. */
   deviceSession: { method: 'POST', path: '/api/auth/device-session', access: 'bearer' },
 
@@ -70,6 +71,7 @@ export const apiRoutes = {
 
   // Notifications
   getVapidPublicKey: { method: 'GET', path: '/api/push/vapid-public-key', access: 'public' },
+  getNotificationChannels: { method: 'GET', path: '/api/push/channels', access: 'public' },
 
   // Cameras and properties
   listCameras: { method: 'GET', path: '/api/users/cameras', access: 'verified' },

@@ -1,7 +1,10 @@
 import { AppError } from '../../platform/errors.js';
+import { MESSAGES } from '@homesitter/contract/runtime';
 
 export const authErrors = {
   invalidCredentials: () => new AppError(401, 'auth.invalid_credentials', 'Authentication failed'),
+  currentPasswordWrong: () => new AppError(400, 'auth.current_password_wrong', MESSAGES.currentPasswordWrong),
+  passwordNotOurs: () => new AppError(400, 'auth.password_elsewhere', MESSAGES.passwordManagedElsewhere),
   emailTaken: () =>
     new AppError(409, 'auth.email_taken', 'An account with this email already exists. Sign in instead.'),
   signupDisabled: () =>

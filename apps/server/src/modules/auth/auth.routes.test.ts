@@ -337,3 +337,57 @@ describe('password reset', () => {
     expect(reused.json().message).toBe(MESSAGES.resetPasswordFailed);
   });
 });
+
+describe('POST /api/auth/change-password', () => {
+  const change = (user: { auth: Record<string, string> }, body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers: user.auth,
+      payload: body as object,
+    });
+
+  it('refuses a wrong current password or a short new one and changes nothing', async () => {
+    const user = await signUp(t, { profile: false });
+    const wrong = await change(user, {
+      current_password: 'not my password',
+      new_password: 'brand new password',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe(MESSAGES.currentPasswordWrong);
+    const short = await change(user, { current_password: user.password, new_password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(JSON.stringify(short.json())).toMatch(/at least 8 characters/);
+    const missing = await change(user, { new_password: 'brand new password' });
+    expect(missing.statusCode).toBe(400);
+    expect((await post('/api/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(
+      200,
+    );
+    expect((await post('/api/auth/token', { refreshToken: user.refreshToken })).statusCode).toBe(200);
+  });
+
+  it('sets the new password, signs out every other session and answers a new one', async () => {
+    const user = await signUp(t, { profile: false });
+    const res = await change(user, { current_password: user.password, new_password: 'brand new password' });
+    expect(res.statusCode).toBe(200);
+    const session = res.json();
+    expect(session.idToken).toEqual(expect.any(String));
+    expect((await post('/api/auth/token', { refreshToken: user.refreshToken })).statusCode).toBe(401);
+    expect((await post('/api/auth/token', { refreshToken: session.refreshToken })).statusCode).toBe(200);
+    expect((await post('/api/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await post('/api/auth/sign-in', { email: user.email, password: 'brand new password' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('needs a signed-in caller', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { current_password: 'x', new_password: 'brand new password' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,6 +1,7 @@
 import { endpoints, type SupportedLanguage } from '@homesitter/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
+import { authErrors } from './auth.errors.js';
 import type { AuthService } from './auth.service.js';
 import { tokenIssuedAt, type SigningKey } from './tokens.js';
 
@@ -100,6 +101,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     async (req) => {
       await auth.resetPassword(req.body.code, req.body.password);
       return { success: true as const };
+    },
+    limited,
+  );
+
+  route(
+    app,
+    guards,
+    endpoints.changePassword,
+    async (req) => {
+      const caller = callerOf(req);
+      if (caller.issuer !== 'local') throw authErrors.passwordNotOurs();
+      return auth.changePassword(caller.subject, req.body.current_password, req.body.new_password);
     },
     limited,
   );

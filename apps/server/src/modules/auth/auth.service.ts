@@ -265,6 +265,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       while (resets.size > 0) await Promise.all(resets);
     },
 
+    /**
+     * A new password for a signed-in owner who knows the current one: every session ends (a thief's too)
+     * and this one goes on with the session answered.
+     */
+    async changePassword(identityId: string, current: string, next: string): Promise<AuthSession> {
+      const identity = await repo.findIdentityById(identityId);
+      if (!identity) throw authErrors.invalidCredentials();
+      if (!(await verifyPassword(current, identity.passwordHash))) throw authErrors.currentPasswordWrong();
+      await repo.setPasswordHash(identity.id, await hashPassword(next));
+      await repo.revokeAllForIdentity(identity.id, now());
+      return issueSession(identity);
+    },
+
     async resetPassword(code: string, password: string): Promise<void> {
       const identityId = await repo.consumeCode(hashOpaqueToken(code), 'reset_password', now());
       if (!identityId) throw authErrors.resetCodeInvalid();

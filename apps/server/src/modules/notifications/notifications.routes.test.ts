@@ -35,6 +35,17 @@ describe('GET /api/push/vapid-public-key', () => {
   });
 });
 
+describe('GET /api/push/channels', () => {
+  it('says texts cannot go out without an SMS provider, and web push can, without a token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/push/channels' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      data: { web_push: true, android_push: false, ios_push: false, sms_mms: false },
+    });
+  });
+});
+
 describe('web push tokens through the push-token endpoints', () => {
   it('store the subscription in its canonical form and find it again however the JSON is ordered', async () => {
     const user = await signUp(t);
@@ -116,6 +127,14 @@ describe('app.notifications from the configuration', () => {
       },
     });
     try {
+      // The web app learns that texts and Android pushes can go out.
+      const channels = await app.app.inject({ method: 'GET', url: '/api/push/channels' });
+      expect(channels.json().data).toEqual({
+        web_push: true,
+        android_push: true,
+        ios_push: false,
+        sms_mms: true,
+      });
       const user = await signUp(app);
       const token = fcmRegistrationToken();
       await app.app.inject({
@@ -177,6 +196,7 @@ describe('app.notifications from the configuration', () => {
     const calls: [string, Notification][] = [];
     const fake: NotificationsService = {
       webPushPublicKey: 'BFAKE',
+      channels: { web_push: true, android_push: false, ios_push: false, sms_mms: false },
       notify: async (userId, n) => {
         calls.push([userId, n]);
         return { pushed: 0, sms: false };

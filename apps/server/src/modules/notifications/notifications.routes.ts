@@ -17,6 +17,8 @@ export function registerNotificationRoutes(
     ok({ public_key: deps.notifications.webPushPublicKey }),
   );
 
+  route(app, guards, endpoints.getNotificationChannels, async () => ok(deps.notifications.channels));
+
   route(app, guards, endpoints.registerPushToken, async (req) =>
     ok(await pushTokens.register(callerOf(req).subject, req.body)),
   );

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PushPlatform } from '@homesitter/contract';
+import type { NotificationChannels, PushPlatform } from '@homesitter/contract';
 import type { PushMessage, PushProvider } from '../../adapters/push/push.js';
 import type { SmsSender } from '../../adapters/sms/sms.js';
 import type { JobPayloads } from '../../platform/jobs.js';
@@ -78,6 +78,8 @@ export interface NotificationsService {
    */
   retryChannel?(job: ChannelRetry): Promise<void>;
   readonly webPushPublicKey: string;
+  /** What this server can deliver by: a text only with a real SMS provider, not the log stand-in. */
+  readonly channels: NotificationChannels;
   close(): Promise<void>;
 }
 
@@ -322,6 +324,12 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
 
   return {
     webPushPublicKey: deps.webPushPublicKey,
+    channels: {
+      web_push: Boolean(deps.push.web),
+      android_push: Boolean(deps.push.android),
+      ios_push: Boolean(deps.push.ios),
+      sms_mms: deps.sms.kind !== 'log',
+    },
 
     async notify(userId: string, n: Notification): Promise<NotifyResult> {
       if (!UUID.test(userId)) {

@@ -1,14 +1,16 @@
 import { BANNER_OFFSET_REM, BOTTOM_BAR_HEIGHT_REM } from '@homesitter/contract/runtime';
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { FreeEventsBanner } from '../../features/billing/FreeEventsBanner';
+import { ChatAlerts } from '../../features/chat/ChatAlerts';
 import { ChatLiveSync } from '../../features/chat/ChatLiveSync';
 import { ProfileBanners } from '../../features/user/ProfileBanners';
 import { ProfileLanguageSync } from '../../features/language/ProfileLanguageSync';
 import { MemoriesPrefetch } from '../../features/memories/MemoriesPrefetch';
 import { WebPushSync } from '../../features/notifications/useWebPush';
 import { BannerProvider, useActiveBanners } from '../../shared/lib/banners';
+import { setSidePanelOpen, useSidePanelOpen } from '../../shared/lib/sidePanel';
 import { useRealtimeSession } from '../../shared/lib/useRealtime';
 import { BannerStack } from './BannerStack';
 import { BottomBar } from './BottomBar';
@@ -34,7 +36,9 @@ function Shell() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const bannerCount = useActiveBanners().length;
-  const [menuOpen, setMenuOpen] = useState(false);
+  const menuOpen = useSidePanelOpen();
+  // Signing out ends the shell: the next session starts with the menu closed.
+  useEffect(() => () => setSidePanelOpen(false), []);
   const barHidden = isBottomBarHidden(pathname);
   const bottom = barHidden ? 'var(--safe-bottom)' : `calc(${BOTTOM_BAR_HEIGHT_REM}rem + var(--safe-bottom))`;
   return (
@@ -59,14 +63,15 @@ function Shell() {
       >
         <PageTransition />
       </main>
-      {barHidden ? null : <BottomBar menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} />}
-      <SidePanel open={menuOpen} onOpenChange={setMenuOpen} />
+      {barHidden ? null : <BottomBar menuOpen={menuOpen} onOpenMenu={() => setSidePanelOpen(true)} />}
+      <SidePanel open={menuOpen} onOpenChange={setSidePanelOpen} />
       <ProfileBanners />
       <FreeEventsBanner />
       <ProfileLanguageSync />
       <MemoriesPrefetch />
       <WebPushSync />
       <ChatLiveSync />
+      <ChatAlerts />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useCamerasHighlight } from '../../shared/lib/navFlags';
 import { cn } from '../../shared/ui/cn';
+import { ChatBadge } from './NavBadge';
 import { BOTTOM_BAR_ITEMS } from './navItems';
 
 const itemClass =
@@ -25,14 +26,16 @@ export function BottomBar({ menuOpen, onOpenMenu }: { menuOpen: boolean; onOpenM
           key={to}
           to={to}
           className={({ isActive }) =>
-            cn(itemClass, isActive ? 'text-brand-400' : 'text-slate-300 hover:text-white')
+            cn(itemClass, 'relative', isActive ? 'text-brand-400' : 'text-slate-300 hover:text-white')
           }
         >
           <Icon
             className={cn('size-6', to === '/cameras' && camerasPulse && 'animate-pulse text-brand-400')}
+            data-pulse={to === '/cameras' && camerasPulse ? 'true' : undefined}
             aria-hidden="true"
           />
           {t(labelKey)}
+          {to === '/chat' ? <ChatBadge className="absolute top-2 left-1/2 ml-2" /> : null}
         </NavLink>
       ))}
       <button

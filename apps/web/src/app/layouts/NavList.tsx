@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useCamerasHighlight } from '../../shared/lib/navFlags';
 import { cn } from '../../shared/ui/cn';
+import { ChatBadge } from './NavBadge';
 import { NAV_ITEMS } from './navItems';
 
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
@@ -25,9 +26,11 @@ export function NavList({ onNavigate }: { onNavigate?: () => void }) {
           >
             <Icon
               className={cn('size-5', to === '/cameras' && camerasPulse && 'animate-pulse text-brand-400')}
+              data-pulse={to === '/cameras' && camerasPulse ? 'true' : undefined}
               aria-hidden="true"
             />
             {t(labelKey)}
+            {to === '/chat' ? <ChatBadge className="ml-auto" /> : null}
           </NavLink>
         </li>
       ))}

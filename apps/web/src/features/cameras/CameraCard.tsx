@@ -66,13 +66,14 @@ export function CameraCard({ camera }: { camera: Camera }) {
             )}
           </div>
         )}
-        <div className="flex items-start justify-between gap-2 p-3 pr-12">
+        {/* The status sits under the time, so the time is never cut short beside it. */}
+        <div className="flex flex-col gap-2 p-3 pr-12">
           <div className="min-w-0">
             <h3 className="flex items-center gap-1.5 font-medium text-white">
               <span className="truncate">{camera.name}</span>
               {camera.connection_type === 'nest' ? <NestMark /> : null}
             </h3>
-            <p className="mt-0.5 truncate text-xs text-slate-400">
+            <p className="mt-0.5 text-xs text-slate-400">
               {camera.last_activity_date_time_utc
                 ? t('card.lastActivity', {
                     time: formatDateTime(camera.last_activity_date_time_utc, i18n.language, timeZone),
@@ -81,7 +82,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
             </p>
             <PrivateDrops camera={camera} className="mt-0.5 truncate" />
           </div>
-          <div className="flex shrink-0 items-center gap-1.5">
+          <div className="flex flex-wrap items-center gap-1.5">
             {camera.settings.is_private_mode_enabled ? (
               <EyeOff className="size-4 text-amber-300" aria-label={t('card.private')} />
             ) : null}

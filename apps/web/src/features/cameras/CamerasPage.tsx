@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../shared/lib/errors';
+import { useMediaQuery } from '../../shared/lib/useMediaQuery';
 import { MESSAGES } from '@homesitter/contract/runtime';
 import { Alert } from '../../shared/ui/Alert';
 import { Button } from '../../shared/ui/Button';
@@ -32,6 +33,8 @@ function groupCameras(cameras: Camera[], sites: Site[]) {
 export default function CamerasPage() {
   const { t } = useTranslation('cameras');
   const { t: tr } = useTranslation();
+  // The keyboard steps only where a keyboard is likely: a phone (touch only) is shown the drag alone.
+  const keyboard = useMediaQuery('(hover: hover) and (pointer: fine)');
   const cameras = useCameras();
   const sites = useSites();
   const properties = useProperties();
@@ -89,7 +92,10 @@ export default function CamerasPage() {
 
       {!failure && (cameraList.length > 0 || siteList.length > 0) ? (
         <DndContext sensors={dnd.sensors} onDragEnd={dnd.onDragEnd} accessibility={dnd.accessibility}>
-          <p className="mb-4 text-sm text-slate-400">{t('dragHint')}</p>
+          <p className="mb-4 text-sm text-slate-400">
+            {t('dragHint')}
+            {keyboard ? ` ${t('dragHintKeyboard')}` : null}
+          </p>
           <div className="flex flex-col gap-4">
             {siteList.map((site) => (
               <PropertyGroup

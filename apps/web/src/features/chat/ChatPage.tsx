@@ -1,5 +1,5 @@
 import type { ReplyToMessage } from '@homesitter/contract';
-import { MessageCircle } from 'lucide-react';
+import { Menu, MessageCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { LinkedActivity } from './LinkedActivity';
 import { MessageList } from './MessageList';
 import { getPendingImageUrl, setPendingImageUrl } from '../../shared/lib/pendingImage';
+import { setSidePanelOpen, useSidePanelOpen } from '../../shared/lib/sidePanel';
 import { zoneToName } from '../../shared/lib/time';
 import { useProfile } from '../user/profile';
 import { useChat } from './useChat';
@@ -24,9 +25,11 @@ interface ChatLocationState {
 
 export default function ChatPage() {
   const { t, ready } = useTranslation('chat');
+  const { t: tApp } = useTranslation();
   const location = useLocation();
   const state = (location.state ?? {}) as ChatLocationState;
   const chat = useChat();
+  const menuOpen = useSidePanelOpen();
   const timeZone = useProfile().data?.timezone;
   const namedZone = zoneToName(timeZone);
   const [replyTo, setReplyTo] = useState<ReplyToMessage | null>(null);
@@ -52,8 +55,20 @@ export default function ChatPage() {
   if (!ready) return <ChatSkeleton />;
   return (
     <div className="mx-auto flex h-[calc(100dvh-var(--safe-top,0px)-var(--banner-offset,0rem)-var(--content-bottom,0px))] w-full max-w-4xl flex-col lg:h-[calc(100dvh-var(--safe-top,0px)-var(--banner-offset,0rem))]">
-      <header className="flex items-center justify-between gap-3 border-b border-slate-800 px-4 py-3 md:px-6">
-        <div>
+      <header className="flex items-center gap-3 border-b border-slate-800 px-4 py-3 md:px-6">
+        {/* The bottom bar makes room for the composer here: on small screens the menu is the way out. */}
+        <button
+          type="button"
+          onClick={() => setSidePanelOpen(true)}
+          aria-haspopup="dialog"
+          aria-expanded={menuOpen}
+          aria-label={tApp('nav.menu')}
+          data-testid="chat-menu"
+          className="-ml-2 rounded-lg p-2 text-slate-300 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400 lg:hidden"
+        >
+          <Menu className="size-6" aria-hidden="true" />
+        </button>
+        <div className="mr-auto">
           <h1 className="text-lg font-semibold text-white">{t('title')}</h1>
           <ConnectionStatus connection={chat.connection} />
         </div>

@@ -2,17 +2,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestWebPushPermission } from '../../shared/lib/webPush';
 import { Button } from '../../shared/ui/Button';
-import { useWebPushPermission } from './useWebPush';
+import { registerThisBrowser, useWebPushPermission, useWebPushRegistration } from './useWebPush';
 
 /**
- * Whether this browser may show alerts. The permission prompt only appears after a click, as browsers
- * require; a browser without Web Push (or the native app) shows nothing here.
+ * Whether this browser shows alerts. The permission prompt only appears after a click, as browsers require;
+ * "alerts appear here" is said only once the subscription went through, and a browser without Web Push or a
+ * failed subscription says so instead (issue 31).
  */
 export function BrowserNotificationsSetting({ pushOn }: { pushOn: boolean }) {
   const { t } = useTranslation();
   const permission = useWebPushPermission();
+  const registration = useWebPushRegistration();
   const [asking, setAsking] = useState(false);
-  if (permission === 'unsupported' || !pushOn) return null;
+  if (!pushOn) return null;
 
   async function ask() {
     setAsking(true);
@@ -30,13 +32,24 @@ export function BrowserNotificationsSetting({ pushOn }: { pushOn: boolean }) {
       <div className="min-w-0">
         <p className="text-sm font-medium text-slate-100">{t('settings.notifications.browser')}</p>
         <p className="mt-1 text-sm text-slate-400" role="status">
-          {permission === 'granted'
-            ? t('settings.notifications.browserGranted')
+          {permission === 'unsupported'
+            ? t('settings.notifications.browserUnsupported')
             : permission === 'denied'
               ? t('settings.notifications.browserDenied')
-              : t('settings.notifications.browserAsk')}
+              : permission === 'default'
+                ? t('settings.notifications.browserAsk')
+                : registration === 'registered'
+                  ? t('settings.notifications.browserGranted')
+                  : registration === 'failed'
+                    ? t('settings.notifications.browserFailed')
+                    : t('settings.notifications.browserRegistering')}
         </p>
       </div>
+      {permission === 'granted' && registration === 'failed' ? (
+        <Button variant="secondary" className="shrink-0" onClick={() => void registerThisBrowser()}>
+          {t('settings.notifications.browserRetry')}
+        </Button>
+      ) : null}
       {permission === 'default' ? (
         <Button variant="secondary" className="shrink-0" busy={asking} onClick={() => void ask()}>
           {t('settings.notifications.browserAllow')}

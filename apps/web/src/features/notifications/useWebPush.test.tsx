@@ -1,6 +1,6 @@
 import type { UserProfile } from '@homesitter/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, renderHook, screen, waitFor } from '@testing-library/react';
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ import { setupTestI18n } from '../../test/i18n';
 import { profileFixture } from '../../test/session';
 import { profileKey } from '../user/profile';
 import { BrowserNotificationsSetting } from './BrowserNotificationsSetting';
-import { useWebPush } from './useWebPush';
+import { registerThisBrowser, useWebPush } from './useWebPush';
 
 const signedIn = { status: 'signedIn', user: { uid: 'u1', email: 'sam@example.com', emailVerified: true } };
 vi.mock('../../shared/lib/api', () => ({
@@ -156,14 +156,28 @@ describe('disableWebPush at sign-out', () => {
 });
 
 describe('BrowserNotificationsSetting', () => {
-  it('asks for permission on a click and then says alerts appear here', async () => {
+  it('asks for permission on a click, and says alerts appear here once the subscription went through', async () => {
     const browser = installPushBrowser('default');
     render(<BrowserNotificationsSetting pushOn />);
     expect(screen.getByText('Show alerts in this browser, even when Homesitter is not open.')).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Allow' }));
     expect(browser.notification.requestPermission).toHaveBeenCalled();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull());
+    await act(() => registerThisBrowser());
+    expect(screen.getByRole('status')).toHaveTextContent('Alerts appear in this browser.');
+  });
+
+  it('says when the subscription failed, and tries again on a click', async () => {
+    installPushBrowser('granted');
+    call.mockRejectedValueOnce(new ApiError('Service unavailable', 503, 'unavailable'));
+    render(<BrowserNotificationsSetting pushOn />);
+    await act(() => registerThisBrowser());
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Alerts could not be set up in this browser, so none appear here.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Alerts appear in this browser.')).toBeVisible();
-    expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
+    expect(registrations()).toHaveLength(1);
   });
 
   it('explains a refusal', () => {
@@ -172,12 +186,12 @@ describe('BrowserNotificationsSetting', () => {
     expect(screen.getByRole('status')).toHaveTextContent(/blocks notifications/);
   });
 
-  it('shows nothing when push is off or the browser has no Web Push', () => {
+  it('shows nothing when push is off, and says so when the browser has no Web Push', () => {
     installPushBrowser('default');
     const { container, rerender } = render(<BrowserNotificationsSetting pushOn={false} />);
     expect(container).toBeEmptyDOMElement();
     uninstallPushBrowser();
     rerender(<BrowserNotificationsSetting pushOn />);
-    expect(container).toBeEmptyDOMElement();
+    expect(screen.getByRole('status')).toHaveTextContent('This browser cannot show push alerts.');
   });
 });

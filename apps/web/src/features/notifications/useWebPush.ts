@@ -3,6 +3,37 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { registerWebPush, subscribeToPermission, webPushPermission } from '../../shared/lib/webPush';
 import { useProfile } from '../user/profile';
 
+/** Whether this browser's subscription went through: "alerts appear here" is said only once it did. */
+export type WebPushRegistration = 'pending' | 'registered' | 'failed';
+let registration: WebPushRegistration = 'pending';
+const registrationListeners = new Set<() => void>();
+function setRegistration(value: WebPushRegistration) {
+  registration = value;
+  registrationListeners.forEach((l) => l());
+}
+
+export function useWebPushRegistration(): WebPushRegistration {
+  return useSyncExternalStore(
+    (l) => {
+      registrationListeners.add(l);
+      return () => registrationListeners.delete(l);
+    },
+    () => registration,
+  );
+}
+
+/** Subscribes this browser now, recording the outcome; failures are only logged (docs/product.md §8). */
+export function registerThisBrowser(): Promise<void> {
+  setRegistration('pending');
+  return registerWebPush().then(
+    () => setRegistration('registered'),
+    (error: unknown) => {
+      setRegistration('failed');
+      console.warn('web push registration failed', error);
+    },
+  );
+}
+
 export function useWebPushPermission() {
   return useSyncExternalStore(subscribeToPermission, webPushPermission, () => 'unsupported' as const);
 }
@@ -24,9 +55,7 @@ export function useWebPush(delayMs: number = PUSH_VERIFY_AFTER_LOGIN_MS) {
 
   useEffect(() => {
     if (!wanted || !userId) return;
-    const timer = window.setTimeout(() => {
-      registerWebPush().catch((error: unknown) => console.warn('web push registration failed', error));
-    }, delayMs);
+    const timer = window.setTimeout(() => void registerThisBrowser(), delayMs);
     return () => window.clearTimeout(timer);
   }, [wanted, userId, delayMs]);
 }

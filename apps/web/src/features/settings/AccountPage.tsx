@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ChangePasswordSection } from './ChangePasswordSection';
 import { DeleteAccountSection } from './DeleteAccountSection';
 import { PersonalInfoForm } from './PersonalInfoForm';
 import { ProfileGate } from './ProfileGate';
@@ -13,6 +14,7 @@ export default function AccountPage() {
         {(profile) => (
           <div className="flex flex-col gap-6">
             <PersonalInfoForm profile={profile} />
+            <ChangePasswordSection />
             <DeleteAccountSection />
           </div>
         )}

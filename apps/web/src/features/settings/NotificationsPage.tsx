@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../shared/ui/Card';
 import { BrowserNotificationsSetting } from '../notifications/BrowserNotificationsSetting';
+import { useDeliverableChannels } from '../notifications/channels';
 import { SettingSwitch } from '../../shared/ui/SettingSwitch';
 import { ProfileGate } from './ProfileGate';
 import { pageClass, SettingsHeader } from './SettingsHeader';
@@ -10,6 +11,8 @@ function NotificationSettings({ allOn, push, sms }: { allOn: boolean; push: bool
   const { t } = useTranslation();
   const all = useNotificationsToggle();
   const channel = useChannelToggle();
+  // A switch for texts this server cannot send would look on and never deliver: it is off and says why.
+  const smsDeliverable = useDeliverableChannels().data?.sms_mms !== false;
   return (
     <Card className="divide-y divide-slate-800">
       <SettingSwitch
@@ -31,9 +34,11 @@ function NotificationSettings({ allOn, push, sms }: { allOn: boolean; push: bool
       <SettingSwitch
         id="notifications-sms"
         label={t('settings.notifications.sms')}
-        description={t('settings.notifications.smsDescription')}
-        checked={sms}
-        disabled={!allOn}
+        description={t(
+          smsDeliverable ? 'settings.notifications.smsDescription' : 'settings.notifications.smsUnavailable',
+        )}
+        checked={sms && smsDeliverable}
+        disabled={!allOn || !smsDeliverable}
         onCheckedChange={(on) => channel.toggle('sms_mms_enabled', on)}
       />
     </Card>
