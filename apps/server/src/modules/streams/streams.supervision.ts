@@ -62,20 +62,36 @@ export function createSupervision(deps: SupervisionDeps) {
     await cameras.streamState(cameraId, status, error ?? null);
   }
 
+  const snapshotFolder = (camera: StreamCamera) => `${userMediaPrefix(camera.userId)}/snapshots`;
+
+  /**
+   * Removes a camera's stored frames except `keep`. Frames left behind by a crash between storing a new one and
+   * removing the old go here too, the next time the camera stores one.
+   */
+  async function removeSnapshots(camera: StreamCamera, keep: (string | null)[]): Promise<void> {
+    const own = `${snapshotFolder(camera)}/${camera.id}-`;
+    for await (const { key } of deps.storage.list(snapshotFolder(camera))) {
+      if (key.startsWith(own) && !keep.includes(key)) await deps.storage.delete(key);
+    }
+  }
+
   async function storeSnapshot(camera: StreamCamera, jpeg: Buffer, at: Date): Promise<void> {
-    const key = `${userMediaPrefix(camera.userId)}/snapshots/${camera.id}-${at.getTime()}.jpg`;
+    const key = `${snapshotFolder(camera)}/${camera.id}-${at.getTime()}.jpg`;
     await deps.storage.put(key, jpeg, 'image/jpeg');
     const previous = supervised.get(camera.id)?.camera.snapshotKey ?? camera.snapshotKey;
     await cameras.snapshot(camera.id, key, at);
     const entry = supervised.get(camera.id);
     if (entry) entry.camera = { ...entry.camera, snapshotKey: key };
-    if (previous && previous !== key) await deps.storage.delete(previous);
+    // The previous frame stays one more round: a client that listed the cameras a moment ago holds its URL,
+    // and the first frames of a new connection come seconds apart ("Snapshot unavailable" would flash).
+    await removeSnapshots(camera, [key, previous]);
   }
 
+  /** Private mode keeps no frame, the previous one included. */
   async function clearSnapshot(camera: StreamCamera): Promise<void> {
     if (!camera.snapshotKey) return;
     await cameras.snapshot(camera.id, null, null);
-    await deps.storage.delete(camera.snapshotKey);
+    await removeSnapshots(camera, []);
   }
 
   /** Hands a motion file to the ingest as the camera's upload; the file is ours and removed after. */

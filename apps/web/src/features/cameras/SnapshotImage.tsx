@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '../../shared/ui/cn';
 
 /**
- * A camera's snapshot (a signed URL), loaded lazily; when it cannot be loaded (expired, gone) it says so
- * instead of showing a broken image. A new URL gets a fresh chance, in the same element (no flash).
+ * A camera's snapshot (a signed URL), loaded lazily. A new URL gets a fresh chance in the same element (no
+ * flash); when it cannot be loaded (expired, replaced a moment ago) the last picture that did load stays, and
+ * only when there is none it says so instead of showing a broken image.
  */
 interface SnapshotImageProps {
   src: string;
@@ -20,7 +21,9 @@ export function SnapshotImage({ src, alt, className, eager, fit = 'cover' }: Sna
   const { t } = useTranslation('cameras');
   // The address that failed: a new one (the next snapshot) replaces the picture in the same element.
   const [failed, setFailed] = useState<string | null>(null);
-  if (failed === src) {
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const shown = failed === src ? loaded : src;
+  if (!shown) {
     return (
       <div
         role="img"
@@ -37,11 +40,12 @@ export function SnapshotImage({ src, alt, className, eager, fit = 'cover' }: Sna
   }
   return (
     <img
-      src={src}
+      src={shown}
       alt={alt}
       loading={eager ? 'eager' : 'lazy'}
       decoding="async"
-      onError={() => setFailed(src)}
+      onLoad={() => setLoaded(shown)}
+      onError={() => (shown === src ? setFailed(src) : setLoaded(null))}
       className={cn('bg-slate-950', fit === 'cover' ? 'object-cover' : 'object-contain', className)}
     />
   );
