@@ -7,6 +7,7 @@
 import { format } from 'node:util';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { MIN_FACE_SIZE, cropRgb, dedupeFaces, faceSearchRegions, nearPerson } from './face-regions.js';
+import { dropEchoes } from './echoes.js';
 import { loadVisionRuntime, type RawFace, type VisionRuntime } from './tfjs-runtime.js';
 import { dominantColour } from './vehicle-colour.js';
 import type { Box, DetectedFace, DetectedObject } from './vision.js';
@@ -134,9 +135,10 @@ async function analyse(
     objects.push(object);
   }
   objects.sort((a, b) => b.score - a.score);
-  const people = objects.filter((o) => o.kind === 'person').map((o) => o.box);
+  const kept = dropEchoes(objects);
+  const people = kept.filter((o) => o.kind === 'person').map((o) => o.box);
   const faces = request.faces && people.length > 0 ? await facesInPeople(rt, image, people) : [];
-  return { objects, faces };
+  return { objects: kept, faces };
 }
 
 const runtime = loadVisionRuntime();
