@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SdmDevice } from '../src/modules/nest/nest.google.js';
+import type { TestApp, TestUser } from './app.js';
 
 /**
  * A local Google for Nest, on 127.0.0.1, speaking the documented shapes:
@@ -328,4 +329,38 @@ export function sdmDevice(
       ? [{ parent: `enterprises/${projectId}/structures/s1/rooms/r1`, displayName: options.room }]
       : [],
   };
+}
+
+/**
+ * An SDM event message (the Pub/Sub data) as Google documents it
+ * (https://developers.google.com/nest/device-access/api/events).
+ */
+export function sdmEvent(
+  projectId: string,
+  deviceId: string,
+  kind: string,
+  ids: { sessionId: string; eventId: string },
+  at = new Date(),
+) {
+  const device = `enterprises/${projectId}/devices/${deviceId}`;
+  return {
+    eventId: `msg-${ids.eventId}`,
+    timestamp: at.toISOString(),
+    resourceUpdate: {
+      name: device,
+      events: { [kind]: { eventSessionId: ids.sessionId, eventId: ids.eventId } },
+    },
+    userId: 'AVPHwEuBfnPOnTqzVFT4IONX2Qqhu9EJ4ubO-bNnQ-yi',
+    eventThreadId: `thread-${ids.sessionId}`,
+    eventThreadState: 'STARTED',
+    resourceGroup: [device],
+  };
+}
+
+/** Links a user's Google account through the fake's consent page, as the browser would. */
+export async function linkNest(t: TestApp, who: TestUser): Promise<void> {
+  const link = await t.app.inject({ method: 'POST', url: '/api/nest/link', headers: who.auth });
+  const page = await fetch(link.json<{ data: { url: string } }>().data.url, { redirect: 'manual' });
+  const back = new URL(page.headers.get('location')!);
+  await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
 }

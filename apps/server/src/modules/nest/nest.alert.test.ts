@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import type { ChatMessage } from '@homesitter/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { messagePushed, recordCalls, stateReached } from '../../../test/calls.js';
+import {
+  linkNest,
+  sdmDevice,
+  sdmEvent,
+  startFakeGoogle,
+  type FakeGoogle,
+} from '../../../test/fake-google.js';
+import { fixturePath } from '../../../test/fixtures.js';
+import type { VisionEngine } from '../../adapters/vision/vision.js';
+import { person } from '../analysis/analysis.test-support.js';
+
+/**
+ * A Nest person event through the whole pipeline: Pub/Sub message → GenerateImage picture (the test media's
+ * person photo) → activity → analysis → one alert in the chat; the message delivered again alerts nobody twice.
+ */
+const P = 'test-project';
+const PERSON = 'sdm.devices.events.CameraPerson.Person';
+const photo = readFileSync(fixturePath('person-obama-1.jpg'));
+/** A stand-in engine that sees a person in every frame it is shown, and remembers how many it saw. */
+const seen: Buffer[] = [];
+const seesAPerson: VisionEngine = {
+  kind: 'local',
+  analyse: async (image) => {
+    seen.push(image);
+    return { width: 910, height: 1137, objects: [person()], faces: [] };
+  },
+  embedFaces: async () => [],
+  close: async () => undefined,
+};
+
+let t: TestApp;
+let google: FakeGoogle;
+let who: TestUser;
+beforeAll(async () => {
+  google = await startFakeGoogle(P);
+  google.state.image = photo;
+  google.state.devices = [sdmDevice(P, 'door', { type: 'DOORBELL', room: 'Front Door' })];
+  t = await createTestApp({
+    env: { ...google.env, NEST_PUBSUB_SUBSCRIPTION: google.subscription },
+    vision: seesAPerson,
+  });
+  who = await signUp(t);
+  await linkNest(t, who);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await google?.close();
+});
+
+const alerts = async () =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/users/conversation-history?page=1&pageSize=50',
+      headers: who.auth,
+    })
+  )
+    .json<{ data: ChatMessage[] }>()
+    .data.filter((m) => m.role === 'agent' && m.source_activity_uuid_list.length > 0);
+
+describe('a Nest person event to an alert', () => {
+  it('alerts once in the chat, and not again for the message delivered twice', async () => {
+    const published = recordCalls(t.modules.realtime, 'publish');
+    const message = sdmEvent(P, 'door', PERSON, { sessionId: 'alert-s1', eventId: 'alert-e1' });
+    google.publish(message);
+    await messagePushed(published, (m) => m.role === 'agent' && m.source_activity_uuid_list.length > 0);
+    published.stop();
+    const [alert, ...more] = await alerts();
+    expect(more).toEqual([]);
+    expect(alert!.text).toMatch(/Front Door Doorbell/);
+    expect(alert!.videos).toEqual([
+      expect.objectContaining({
+        camera_name: 'Front Door Doorbell',
+        activity_uuid: alert!.source_activity_uuid_list[0],
+      }),
+    ]);
+    expect(seen.length).toBeGreaterThan(0);
+
+    // Redelivered (Pub/Sub is at-least-once): taken and acknowledged, but no new activity, so no alert.
+    const again = google.publish(message);
+    await stateReached(
+      async () => google.state.acknowledged,
+      (ids) => ids.includes(again),
+    );
+    expect(google.state.imageFetches).toBe(1);
+    expect(await alerts()).toHaveLength(1);
+  });
+});
