@@ -36,6 +36,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
     /** The picture every GenerateImage URL serves. */
     image: Buffer.alloc(0) as Buffer,
     imageFetches: 0,
+    /** When each message was last handed out by a pull (`performance.now()`), by messageId. */
+    pulledAt: new Map<string, number>(),
     generateImageCalls: 0,
     acknowledged: [] as string[],
     serviceAccountGrants: 0,
@@ -150,6 +152,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
         // As Pub/Sub does: the pull waits a while for messages rather than answering empty at once.
         const answer = () => {
           const batch = pending.splice(0, 10).map((m) => {
+            state.pulledAt.set(m.messageId, performance.now());
             const ackId = `ack-${randomBytes(6).toString('hex')}`;
             outstanding.set(ackId, m);
             return {
