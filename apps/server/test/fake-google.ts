@@ -341,7 +341,8 @@ export function sdmDevice(
 export function sdmEvent(
   projectId: string,
   deviceId: string,
-  kind: string,
+  /** One event, or several of the same session in one message (a doorbell's chime and its person). */
+  kind: string | string[],
   ids: { sessionId: string; eventId: string },
   at = new Date(),
 ) {
@@ -351,7 +352,14 @@ export function sdmEvent(
     timestamp: at.toISOString(),
     resourceUpdate: {
       name: device,
-      events: { [kind]: { eventSessionId: ids.sessionId, eventId: ids.eventId } },
+      events: Object.fromEntries(
+        [kind]
+          .flat()
+          .map((k, n) => [
+            k,
+            { eventSessionId: ids.sessionId, eventId: n ? `${ids.eventId}-${n}` : ids.eventId },
+          ]),
+      ),
     },
     userId: 'AVPHwEuBfnPOnTqzVFT4IONX2Qqhu9EJ4ubO-bNnQ-yi',
     eventThreadId: `thread-${ids.sessionId}`,

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/client.js';
 import {
   ingestCounters,
   uploads,
+  type CameraVerdict,
   type UploadSource,
   type MediaKind,
 } from '../../platform/db/schema/ingest.js';
@@ -24,6 +25,7 @@ export interface NewUploadRow {
   sizeBytes: number;
   /** SHA-256 of the bytes, hex. */
   contentSha256?: string;
+  cameraVerdict?: CameraVerdict[];
 }
 
 /** How long a file sent again (same camera, name, size and bytes) is recognised as the one already stored. */

@@ -15,11 +15,13 @@ import type { VisionEngine } from '../../adapters/vision/vision.js';
 import { person } from '../analysis/analysis.test-support.js';
 
 /**
- * A Nest person event through the whole pipeline: Pub/Sub message → GenerateImage picture (the test media's
- * person photo) → activity → analysis → one alert in the chat; the message delivered again alerts nobody twice.
+ * A Nest doorbell's chime and person event through the whole pipeline: Pub/Sub message → GenerateImage picture
+ * (the test media's person photo) → activity → analysis → one alert in the chat, with Nest's own verdict in
+ * words after ours; the message delivered again alerts nobody twice.
  */
 const P = 'test-project';
 const PERSON = 'sdm.devices.events.CameraPerson.Person';
+const CHIME = 'sdm.devices.events.DoorbellChime.Chime';
 const photo = readFileSync(fixturePath('person-obama-1.jpg'));
 /** A stand-in engine that sees a person in every frame it is shown, and remembers how many it saw. */
 const seen: Buffer[] = [];
@@ -66,13 +68,16 @@ const alerts = async () =>
 describe('a Nest person event to an alert', () => {
   it('alerts once in the chat, and not again for the message delivered twice', async () => {
     const published = recordCalls(t.modules.realtime, 'publish');
-    const message = sdmEvent(P, 'door', PERSON, { sessionId: 'alert-s1', eventId: 'alert-e1' });
+    const message = sdmEvent(P, 'door', [CHIME, PERSON], { sessionId: 'alert-s1', eventId: 'alert-e1' });
     google.publish(message);
     await messagePushed(published, (m) => m.role === 'agent' && m.source_activity_uuid_list.length > 0);
     published.stop();
     const [alert, ...more] = await alerts();
     expect(more).toEqual([]);
-    expect(alert!.text).toMatch(/Front Door Doorbell/);
+    // Ours first, then Nest's own verdict in words, apart.
+    expect(alert!.text).toMatch(
+      /^A person .*Front Door Doorbell.*\. Front Door Doorbell reported: the doorbell rang; a person was at the door\.$/,
+    );
     expect(alert!.videos).toEqual([
       expect.objectContaining({
         camera_name: 'Front Door Doorbell',

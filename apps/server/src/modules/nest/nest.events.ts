@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
+import type { CameraVerdict } from '../../platform/db/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NestCameras } from '../cameras/cameras.module.js';
 import type { IngestApi } from '../ingest/ingest.module.js';
 import type { NestRepository } from './nest.repository.js';
 
 /** The SDM events that become activities (https://developers.google.com/nest/device-access/api/camera). */
-const EVENT_KINDS: Record<string, string> = {
+const EVENT_KINDS: Record<string, CameraVerdict> = {
   'sdm.devices.events.CameraPerson.Person': 'person',
   'sdm.devices.events.CameraMotion.Motion': 'motion',
   'sdm.devices.events.CameraSound.Sound': 'sound',
@@ -79,6 +80,8 @@ export function createNestEvents(deps: NestEventsDeps) {
         originalName: `nest-${EVENT_KINDS[key]}-${sessionId}.jpg`,
         file: Readable.from(image),
         occurredAt: at,
+        // Nest's own verdict, kept beside what our analysis sees and said in words after it.
+        cameraVerdict: events.map(([k]) => EVENT_KINDS[k]!),
       });
       await repo.recordSession(device.userId, sessionId, upload.uploadId);
     }
