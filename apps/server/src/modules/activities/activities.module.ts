@@ -95,6 +95,8 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       setFaceMemory: findings.setFaceMemory.bind(findings),
       /** A correction's recognised memories and sentences. */
       updateRecognition: findings.updateRecognition.bind(findings),
+      /** The camera maker's verdict grown by a later message of the event (Nest). */
+      addCameraVerdict: findings.addCameraVerdict.bind(findings),
       /** The language model's richer sentences. */
       updateDescriptions: findings.updateDescriptions.bind(findings),
     },

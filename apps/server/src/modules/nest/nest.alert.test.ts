@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ChatMessage } from '@homesitter/contract';
+import type { Activity, ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { messagePushed, recordCalls, stateReached } from '../../../test/calls.js';
@@ -22,6 +22,7 @@ import { person } from '../analysis/analysis.test-support.js';
 const P = 'test-project';
 const PERSON = 'sdm.devices.events.CameraPerson.Person';
 const CHIME = 'sdm.devices.events.DoorbellChime.Chime';
+const MOTION = 'sdm.devices.events.CameraMotion.Motion';
 const photo = readFileSync(fixturePath('person-obama-1.jpg'));
 /** A stand-in engine that sees a person in every frame it is shown, and remembers how many it saw. */
 const seen: Buffer[] = [];
@@ -53,6 +54,20 @@ afterAll(async () => {
   await t?.close();
   await google?.close();
 });
+
+const acked = (messageId: string) =>
+  stateReached(
+    async () => google.state.acknowledged,
+    (ids) => ids.includes(messageId),
+  );
+const activities = async () =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/users/activities?page=1&pageSize=50',
+      headers: who.auth,
+    })
+  ).json<{ data: Activity[] }>().data;
 
 const alerts = async () =>
   (
@@ -94,5 +109,26 @@ describe('a Nest person event to an alert', () => {
     );
     expect(google.state.imageFetches).toBe(1);
     expect(await alerts()).toHaveLength(1);
+  });
+
+  it('adds a later message of the session (Person after Motion) to its activity, and a redelivery changes nothing', async () => {
+    // Later than the first session's grouping window (10 s), so it is an activity of its own.
+    const later = new Date(Date.now() + 20_000);
+    const motion = sdmEvent(P, 'door', MOTION, { sessionId: 'alert-s2', eventId: 'alert-e2' }, later);
+    await acked(google.publish(motion));
+    const said = (list: Activity[]) =>
+      list.find((a) => a.activity_description?.includes('reported: something moved'));
+    const first = said(await stateReached(activities, (list) => said(list) !== undefined))!;
+
+    const person = sdmEvent(P, 'door', PERSON, { sessionId: 'alert-s2', eventId: 'alert-e3' }, later);
+    await acked(google.publish(person));
+    const updated = (await activities()).find((a) => a.activity_uuid === first.activity_uuid)!;
+    expect(updated.activity_description).toMatch(/ Front Door Doorbell reported: a person was there\.$/);
+    expect(google.state.imageFetches).toBe(2);
+
+    await acked(google.publish(person));
+    const again = (await activities()).find((a) => a.activity_uuid === first.activity_uuid)!;
+    expect(again.activity_description).toBe(updated.activity_description);
+    expect(await activities()).toHaveLength(2);
   });
 });
