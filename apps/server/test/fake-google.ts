@@ -36,6 +36,9 @@ export async function startFakeGoogle(projectId = 'test-project') {
     /** The picture every GenerateImage URL serves. */
     image: Buffer.alloc(0) as Buffer,
     imageFetches: 0,
+    /** The MP4 served at a clip preview's `previewUrl` (newer cameras). */
+    clip: Buffer.alloc(0) as Buffer,
+    clipFetches: 0,
     /** When each message was last handed out by a pull (`performance.now()`), by messageId. */
     pulledAt: new Map<string, number>(),
     generateImageCalls: 0,
@@ -220,6 +223,11 @@ export async function startFakeGoogle(projectId = 'test-project') {
         images.set(id, token);
         return reply(200, { results: { url: `${base}/image/${id}`, token } });
       }
+      if (req.method === 'GET' && /^\/clip\/[\w-]+$/.test(url.pathname)) {
+        if (!accessTokens.has(bearer)) return reply(401, {});
+        state.clipFetches += 1;
+        return res.writeHead(200, { 'content-type': 'video/mp4' }).end(state.clip);
+      }
       const image = url.pathname.match(/^\/image\/([0-9a-f]+)$/);
       if (req.method === 'GET' && image) {
         if (req.headers.authorization !== `Basic ${images.get(image[1]!)}`) return reply(401, {});
@@ -274,6 +282,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
       );
       return file;
     },
+    /** A clip preview's `previewUrl`, as a ClipPreview event carries it. */
+    previewUrl: (id: string) => `${base}/clip/${id}`,
     /** Publishes an SDM event message (its data JSON) on the subscription; answers its messageId. */
     publish(data: unknown): string {
       messageSeq += 1;

@@ -131,4 +131,28 @@ describe('a Nest person event to an alert', () => {
     expect(again.activity_description).toBe(updated.activity_description);
     expect(await activities()).toHaveLength(2);
   });
+
+  it("takes a newer camera's clip preview the clip path: a video activity, no GenerateImage", async () => {
+    google.state.clip = readFileSync(fixturePath('clip-person.mp4'));
+    const calls = google.state.generateImageCalls;
+    // Later than the other sessions' grouping window (10 s), so it is an activity of its own.
+    const message = sdmEvent(
+      P,
+      'door',
+      PERSON,
+      { sessionId: 'alert-s3', eventId: 'alert-e4' },
+      new Date(Date.now() + 60_000),
+    );
+    message.resourceUpdate.events['sdm.devices.events.CameraClipPreview.ClipPreview'] = {
+      eventSessionId: 'alert-s3',
+      previewUrl: google.previewUrl('alert-s3'),
+    } as never;
+    await acked(google.publish(message));
+    const video = (list: Activity[]) => list.find((a) => a.media_kind === 'video');
+    const made = video(await stateReached(activities, (list) => video(list)?.activity_description != null))!;
+    expect(made.activity_description).toMatch(/ Front Door Doorbell reported: a person was there\.$/);
+    expect(made.hls_url).toEqual(expect.any(String));
+    expect(google.state.clipFetches).toBe(1);
+    expect(google.state.generateImageCalls).toBe(calls);
+  });
 });

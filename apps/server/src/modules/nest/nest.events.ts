@@ -15,6 +15,9 @@ const EVENT_KINDS: Record<string, CameraVerdict> = {
   'sdm.devices.events.DoorbellChime.Chime': 'chime',
 };
 
+/** Newer cameras' event media: a short MP4 at `previewUrl` instead of a `GenerateImage` picture. */
+const CLIP_PREVIEW = 'sdm.devices.events.CameraClipPreview.ClipPreview';
+
 /** A `GenerateImage` image is gone about 30 s after its event; older events are not fetched. */
 export const EVENT_IMAGE_LIFE_MS = 30_000;
 
@@ -24,7 +27,7 @@ interface SdmEventMessage {
   timestamp?: string;
   resourceUpdate?: {
     name?: string;
-    events?: Record<string, { eventSessionId?: string; eventId?: string } | undefined>;
+    events?: Record<string, { eventSessionId?: string; eventId?: string; previewUrl?: string } | undefined>;
   };
 }
 
@@ -35,6 +38,8 @@ export interface NestEventsDeps {
   activities: Pick<ActivitiesApi, 'addCameraVerdict' | 'loadContext' | 'updateDescriptions'>;
   /** The event's picture with the owner's token, or null when Google has none for it any more. */
   eventImage: (userId: string, deviceName: string, eventId: string) => Promise<Buffer>;
+  /** A clip preview's MP4 with the owner's token. */
+  eventClip: (userId: string, previewUrl: string) => Promise<Buffer>;
   log: Logger;
   now?: () => Date;
 }
@@ -92,14 +97,15 @@ export function createNestEvents(deps: NestEventsDeps) {
     }
     const deviceName = message.resourceUpdate?.name;
     const events = Object.entries(message.resourceUpdate?.events ?? {}).filter(([k]) => k in EVENT_KINDS);
-    if (!deviceName || events.length === 0) return;
+    const clip = message.resourceUpdate?.events?.[CLIP_PREVIEW];
+    if (!deviceName || (events.length === 0 && !clip?.previewUrl)) return;
     const at = message.timestamp ? new Date(message.timestamp) : now();
     for (const device of await repo.findDevices(deviceName)) {
       const camera = (await cameras.ofUser(device.userId)).find((c) => c.id === device.cameraId);
       // Removed, or private (the camera's or global): dropped without fetching anything.
       if (!camera || camera.isPrivate) continue;
-      const [key, event] = events[0]!;
-      const sessionId = event?.eventSessionId ?? message.eventId ?? '';
+      const [key, event] = events[0] ?? [CLIP_PREVIEW, clip];
+      const sessionId = event?.eventSessionId ?? clip?.eventSessionId ?? message.eventId ?? '';
       if (!sessionId) continue;
       const verdict = events.map(([k]) => EVENT_KINDS[k]!);
       const session = await repo.findSession(device.userId, sessionId);
@@ -107,9 +113,24 @@ export function createNestEvents(deps: NestEventsDeps) {
         if (session.uploadId) await addToActivity(device.userId, session.uploadId, verdict);
         continue;
       }
+      const kind = EVENT_KINDS[key] ?? 'clip';
+      if (clip?.previewUrl) {
+        // The clip goes the clip path of the pipeline (poster, HLS, its frames analysed).
+        const upload = await deps.ingest.acceptUpload({
+          userId: device.userId,
+          cameraName: camera.name,
+          source: 'nest',
+          originalName: `nest-${kind}-${sessionId}.mp4`,
+          file: Readable.from(await deps.eventClip(device.userId, clip.previewUrl)),
+          occurredAt: at,
+          cameraVerdict: verdict,
+        });
+        await repo.recordSession(device.userId, sessionId, upload.uploadId);
+        continue;
+      }
       if (!event?.eventId || now().getTime() - at.getTime() > EVENT_IMAGE_LIFE_MS) {
         // Late: Google's picture is gone; nothing to analyse, and a made-up picture is no option.
-        log.info({ cameraId: camera.id, kind: EVENT_KINDS[key] }, 'nest: event too old for its picture');
+        log.info({ cameraId: camera.id, kind }, 'nest: event too old for its picture');
         await repo.recordSession(device.userId, sessionId, null);
         continue;
       }
@@ -119,7 +140,7 @@ export function createNestEvents(deps: NestEventsDeps) {
         cameraName: camera.name,
         source: 'nest',
         // The same name for a redelivery: the ingest knows a file sent again (same bytes within the hour).
-        originalName: `nest-${EVENT_KINDS[key]}-${sessionId}.jpg`,
+        originalName: `nest-${kind}-${sessionId}.jpg`,
         file: Readable.from(image),
         occurredAt: at,
         // Nest's own verdict, kept beside what our analysis sees and said in words after it.

@@ -69,6 +69,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     ingest: needs.ingest,
     activities: needs.activities,
     eventImage: (userId, deviceName, eventId) => service.eventImage(userId, deviceName, eventId),
+    eventClip: (userId, previewUrl) => service.eventClip(userId, previewUrl),
     log,
   });
   const subscription = configured ? config.NEST_PUBSUB_SUBSCRIPTION : undefined;
