@@ -118,6 +118,7 @@ async function postAlert(key: string, at: Date): Promise<string> {
       occurredAt: new Date(planted.at),
       mediaKind: planted.fixture.endsWith('.mp4') ? 'video' : 'image',
       objects: planted.objects,
+      cameraVerdict: [],
       recognised: (planted.people ?? []).map((name) => ({
         category: 'people' as const,
         memory_uuid: home.memoryIds[name]!,

@@ -186,6 +186,7 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     users: users.api,
     chat: chat.api,
     ingest: ingest.api,
+    activities: activities.api,
     secrets: deps.secrets,
   });
   const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });

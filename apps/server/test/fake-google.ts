@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SdmDevice } from '../src/modules/nest/nest.google.js';
+import type { TestApp, TestUser } from './app.js';
 
 /**
  * A local Google for Nest, on 127.0.0.1, speaking the documented shapes:
@@ -35,6 +36,11 @@ export async function startFakeGoogle(projectId = 'test-project') {
     /** The picture every GenerateImage URL serves. */
     image: Buffer.alloc(0) as Buffer,
     imageFetches: 0,
+    /** The MP4 served at a clip preview's `previewUrl` (newer cameras). */
+    clip: Buffer.alloc(0) as Buffer,
+    clipFetches: 0,
+    /** When each message was last handed out by a pull (`performance.now()`), by messageId. */
+    pulledAt: new Map<string, number>(),
     generateImageCalls: 0,
     acknowledged: [] as string[],
     serviceAccountGrants: 0,
@@ -149,6 +155,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
         // As Pub/Sub does: the pull waits a while for messages rather than answering empty at once.
         const answer = () => {
           const batch = pending.splice(0, 10).map((m) => {
+            state.pulledAt.set(m.messageId, performance.now());
             const ackId = `ack-${randomBytes(6).toString('hex')}`;
             outstanding.set(ackId, m);
             return {
@@ -216,6 +223,11 @@ export async function startFakeGoogle(projectId = 'test-project') {
         images.set(id, token);
         return reply(200, { results: { url: `${base}/image/${id}`, token } });
       }
+      if (req.method === 'GET' && /^\/clip\/[\w-]+$/.test(url.pathname)) {
+        if (!accessTokens.has(bearer)) return reply(401, {});
+        state.clipFetches += 1;
+        return res.writeHead(200, { 'content-type': 'video/mp4' }).end(state.clip);
+      }
       const image = url.pathname.match(/^\/image\/([0-9a-f]+)$/);
       if (req.method === 'GET' && image) {
         if (req.headers.authorization !== `Basic ${images.get(image[1]!)}`) return reply(401, {});
@@ -270,6 +282,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
       );
       return file;
     },
+    /** A clip preview's `previewUrl`, as a ClipPreview event carries it. */
+    previewUrl: (id: string) => `${base}/clip/${id}`,
     /** Publishes an SDM event message (its data JSON) on the subscription; answers its messageId. */
     publish(data: unknown): string {
       messageSeq += 1;
@@ -328,4 +342,46 @@ export function sdmDevice(
       ? [{ parent: `enterprises/${projectId}/structures/s1/rooms/r1`, displayName: options.room }]
       : [],
   };
+}
+
+/**
+ * An SDM event message (the Pub/Sub data) as Google documents it
+ * (https://developers.google.com/nest/device-access/api/events).
+ */
+export function sdmEvent(
+  projectId: string,
+  deviceId: string,
+  /** One event, or several of the same session in one message (a doorbell's chime and its person). */
+  kind: string | string[],
+  ids: { sessionId: string; eventId: string },
+  at = new Date(),
+) {
+  const device = `enterprises/${projectId}/devices/${deviceId}`;
+  return {
+    eventId: `msg-${ids.eventId}`,
+    timestamp: at.toISOString(),
+    resourceUpdate: {
+      name: device,
+      events: Object.fromEntries(
+        [kind]
+          .flat()
+          .map((k, n) => [
+            k,
+            { eventSessionId: ids.sessionId, eventId: n ? `${ids.eventId}-${n}` : ids.eventId },
+          ]),
+      ),
+    },
+    userId: 'AVPHwEuBfnPOnTqzVFT4IONX2Qqhu9EJ4ubO-bNnQ-yi',
+    eventThreadId: `thread-${ids.sessionId}`,
+    eventThreadState: 'STARTED',
+    resourceGroup: [device],
+  };
+}
+
+/** Links a user's Google account through the fake's consent page, as the browser would. */
+export async function linkNest(t: TestApp, who: TestUser): Promise<void> {
+  const link = await t.app.inject({ method: 'POST', url: '/api/nest/link', headers: who.auth });
+  const page = await fetch(link.json<{ data: { url: string } }>().data.url, { redirect: 'manual' });
+  const back = new URL(page.headers.get('location')!);
+  await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
 }

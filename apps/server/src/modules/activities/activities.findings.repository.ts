@@ -4,6 +4,7 @@ import {
   activities,
   activityFaces,
   type ActivityObject,
+  type CameraVerdict,
   type RecognisedMemory,
   type RoutineVerdict,
 } from '../../platform/db/schema.js';
@@ -152,6 +153,25 @@ export function createActivityFindingsRepository(db: Db) {
     },
 
     /** The language model's richer sentences. */
+    /**
+     * Adds to the camera maker's verdict (a later message of the same event); answers the activity as it is
+     * then, or undefined when the verdict held all of them already (a redelivery) or the activity is gone.
+     */
+    async addCameraVerdict(
+      activityId: string,
+      verdict: readonly CameraVerdict[],
+    ): Promise<ActivityRow | undefined> {
+      const added = JSON.stringify(verdict);
+      const [row] = await db
+        .update(activities)
+        .set({
+          cameraVerdict: sql`(select coalesce(jsonb_agg(distinct v), '[]'::jsonb) from jsonb_array_elements(${activities.cameraVerdict} || ${added}::jsonb) v)`,
+        })
+        .where(and(eq(activities.id, activityId), sql`not (${activities.cameraVerdict} @> ${added}::jsonb)`))
+        .returning();
+      return row;
+    },
+
     async updateDescriptions(
       activityId: string,
       values: { description: string; descriptionLocalized: string | null },

@@ -17,6 +17,7 @@ const upload = (seconds: number): UploadRow => ({
   sizeBytes: 1,
   contentSha256: null,
   receivedAt: at(seconds),
+  cameraVerdict: [],
   status: 'pending',
   activityId: null,
   processedAt: null,

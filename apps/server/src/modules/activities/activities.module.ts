@@ -107,6 +107,8 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       },
       /** The routine's verdict on an analysed activity (unusual or not). */
       saveRoutine: findings.saveRoutine.bind(findings),
+      /** The camera maker's verdict grown by a later message of the event (Nest). */
+      addCameraVerdict: findings.addCameraVerdict.bind(findings),
       /** The language model's richer sentences. */
       updateDescriptions: findings.updateDescriptions.bind(findings),
     },

@@ -31,6 +31,7 @@ export type ActivityPatch = Partial<
     | 'width'
     | 'height'
     | 'durationSeconds'
+    | 'cameraVerdict'
   >
 >;
 /** The ingest's row (`uploads` is its table), as the processing reads it. */

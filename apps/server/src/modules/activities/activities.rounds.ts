@@ -241,6 +241,14 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
         Object.assign(state, step);
         Object.assign(patch, step);
       }
+      // The maker's verdicts of every file of the event, kept beside what our analysis will see.
+      const verdict = [
+        ...new Set([...(state.cameraVerdict ?? []), ...files.flatMap((f) => f.upload.cameraVerdict)]),
+      ];
+      if (verdict.length > (state.cameraVerdict ?? []).length) {
+        state.cameraVerdict = verdict;
+        patch.cameraVerdict = verdict;
+      }
       writes.push(
         existing
           ? { id, files, update: { patch, added: state.imageKeys.slice(existing.imageKeys.length) } }

@@ -139,6 +139,7 @@ export function createCorrectionsService(deps: CorrectionsServiceDeps) {
         mediaKind: activity.mediaKind,
         objects: activity.objects,
         recognised,
+        cameraVerdict: activity.cameraVerdict,
       },
       ctx.user.preferredLanguage,
     );

@@ -63,6 +63,7 @@ export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
           mediaKind: activity.mediaKind,
           objects: activity.objects,
           recognised: activity.recognised,
+          cameraVerdict: activity.cameraVerdict,
         }),
         localizedLanguage: localisedLanguage(user.preferredLanguage),
         imageUrl: picture && imageDataUrl(picture.bytes, picture.contentType),

@@ -103,6 +103,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         mediaKind: activity.mediaKind,
         objects,
         recognised: outcome.recognised,
+        cameraVerdict: activity.cameraVerdict,
       },
       user.preferredLanguage,
     );

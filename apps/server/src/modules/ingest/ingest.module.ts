@@ -50,8 +50,9 @@ export interface IngestNeeds {
 export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
   const { config, log, database, jobs } = context;
   const processNow = database.kind === 'pglite' ? needs.processing.processUpload : undefined;
+  const repo = createIngestRepository(database.db);
   const ingest = createIngestService({
-    repo: createIngestRepository(database.db),
+    repo,
     database,
     storage: context.storage,
     jobs,
@@ -82,6 +83,8 @@ export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
        * with its processing job before it resolves, like an FTP upload before its 226.
        */
       acceptUpload: (input: UploadInput) => ingest.acceptUpload(input),
+      /** Where one of the user's uploads stands (still pending, or the activity it became); undefined: gone. */
+      uploadOutcome: (userId: string, uploadId: string) => repo.uploadOutcome(userId, uploadId),
     },
     routes: (app, { guards }) =>
       registerIngestRoutes(app, { ingest, verify, guards, maxBytes: config.INGEST_MAX_BYTES }),

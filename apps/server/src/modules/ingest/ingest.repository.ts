@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/client.js';
 import {
   ingestCounters,
   uploads,
+  type CameraVerdict,
   type UploadSource,
   type MediaKind,
 } from '../../platform/db/schema/ingest.js';
@@ -24,6 +25,7 @@ export interface NewUploadRow {
   sizeBytes: number;
   /** SHA-256 of the bytes, hex. */
   contentSha256?: string;
+  cameraVerdict?: CameraVerdict[];
 }
 
 /** How long a file sent again (same camera, name, size and bytes) is recognised as the one already stored. */
@@ -161,6 +163,17 @@ export async function uploadsReceivedBefore(
 /** SQL of the receiving side of camera ingest. */
 export function createIngestRepository(db: Db) {
   return {
+    async uploadOutcome(
+      userId: string,
+      uploadId: string,
+    ): Promise<Pick<UploadRow, 'status' | 'activityId'> | undefined> {
+      const [row] = await db
+        .select({ status: uploads.status, activityId: uploads.activityId })
+        .from(uploads)
+        .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId)));
+      return row;
+    },
+
     /** Inserts the rows in one statement, on `tx` when given (the transaction that also sends their jobs). */
     async insertUploads(rows: NewUploadRow[], tx: Db = db): Promise<void> {
       if (rows.length > 0) await tx.insert(uploads).values(rows);

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Database } from '../../platform/db/client.js';
-import type { UploadSource } from '../../platform/db/schema/ingest.js';
+import type { CameraVerdict, UploadSource } from '../../platform/db/schema/ingest.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Logger } from '../../platform/logger.js';
 import { removeFilesOlderThan } from '../../platform/spool.js';
@@ -31,6 +31,8 @@ export interface UploadInput {
    * written after the motion ended, and must join the activity its motion snapshot started.
    */
   occurredAt?: Date;
+  /** What the camera's maker said it saw (Nest's events), kept beside our analysis. */
+  cameraVerdict?: CameraVerdict[];
 }
 
 export interface AcceptedUpload {
@@ -275,6 +277,7 @@ export function createIngestService(deps: IngestServiceDeps) {
             sizeBytes: size,
             contentSha256,
             ...(input.occurredAt ? { receivedAt: input.occurredAt } : {}),
+            ...(input.cameraVerdict?.length ? { cameraVerdict: input.cameraVerdict } : {}),
           },
         };
       } catch (err) {

@@ -297,3 +297,33 @@ describe('a busy scene (issue 31 point 12)', () => {
     );
   });
 });
+
+describe("the camera maker's own verdict (Nest), said after ours", () => {
+  const door = (cameraVerdict: ActivityFacts['cameraVerdict']) => ({
+    ...facts('Front Door Doorbell', [person]),
+    cameraVerdict,
+  });
+
+  it('says the doorbell rang and who was at the door, in English and German', () => {
+    expect(describeActivity(door(['chime', 'person']), 'en')).toMatch(
+      / Front Door Doorbell reported: the doorbell rang; a person was at the door\.$/,
+    );
+    expect(describeActivity(door(['person', 'chime']), 'de')).toMatch(
+      / Front Door Doorbell meldete: es hat geklingelt; eine Person war an der Tür\.$/,
+    );
+  });
+
+  it('leaves motion unsaid beside a person, and says a sound', () => {
+    expect(describeActivity(door(['motion', 'person']), 'en')).toMatch(/ reported: a person was there\.$/);
+    expect(describeActivity(door(['motion', 'sound']), 'en')).toMatch(
+      / reported: something moved; there was a sound\.$/,
+    );
+    expect(describeActivity(door(['sound']), 'de')).toMatch(/ meldete: es gab ein Geräusch\.$/);
+  });
+
+  it('adds nothing when the camera said nothing', () => {
+    expect(describeActivity(door([]), 'en')).toBe(
+      'A person walked up to the Front Door Doorbell at 3:12 PM.',
+    );
+  });
+});

@@ -5,6 +5,7 @@
  * unknown person"), gives vehicles their colour ("A white car") and pets their memory's name ("Your dog
  * Bella"). Nothing detected: "Motion at the Front Door at 3:12 PM."
  */
+import type { CameraVerdict } from '../../platform/db/schema.js';
 import { formatClock } from './clock.js';
 import {
   capitalise,
@@ -48,6 +49,8 @@ export interface ActivityFacts {
   objects: DetectedObject[];
   recognised: RecognisedName[];
   mediaKind: 'image' | 'video';
+  /** What the camera's maker reported (Nest), said after our sentence and apart from it. */
+  cameraVerdict?: readonly CameraVerdict[] | undefined;
 }
 
 /** One entry of the sentence's subject: a recognised memory, or a group of alike detections. */
@@ -233,5 +236,36 @@ export function describeActivity(facts: ActivityFacts, language: Language): stri
         : sentenceDe(facts, subjects, time);
   const sentence = capitalise(subjects.length > 0 && behind > 0 ? withBackground(main, language) : main);
   const site = facts.siteName?.trim();
-  return site ? `${site}: ${sentence}` : sentence;
+  const verdict = verdictSentence(facts, language);
+  return [site ? `${site}: ${sentence}` : sentence, verdict].filter(Boolean).join(' ');
+}
+
+/**
+ * The camera maker's own verdict in words, as its camera said it, never mixed into what we saw: "Front Door
+ * Doorbell reported: the doorbell rang; a person was at the door." A person makes its motion go unsaid.
+ */
+function verdictSentence(facts: ActivityFacts, language: Language): string {
+  const said = new Set(facts.cameraVerdict ?? []);
+  if (said.size === 0) return '';
+  const rang = said.has('chime');
+  const words =
+    language === 'en'
+      ? {
+          chime: 'the doorbell rang',
+          person: rang ? 'a person was at the door' : 'a person was there',
+          motion: 'something moved',
+          sound: 'there was a sound',
+          reported: 'reported',
+        }
+      : {
+          chime: 'es hat geklingelt',
+          person: rang ? 'eine Person war an der Tür' : 'eine Person war da',
+          motion: 'etwas hat sich bewegt',
+          sound: 'es gab ein Geräusch',
+          reported: 'meldete',
+        };
+  const parts = (['chime', 'person', 'motion', 'sound'] as const)
+    .filter((v) => said.has(v) && !(v === 'motion' && said.has('person')))
+    .map((v) => words[v]);
+  return `${facts.cameraName} ${words.reported}: ${parts.join('; ')}.`;
 }

@@ -4,7 +4,7 @@
  * The analysis writes them, corrections rewrite them, and the language model's rewrite starts from the same
  * facts (`factsOf`).
  */
-import type { ActivityObject, RecognisedMemory } from '../../platform/db/schema.js';
+import type { ActivityObject, CameraVerdict, RecognisedMemory } from '../../platform/db/schema.js';
 import { describeActivity, type ActivityFacts, type DetectedObject } from './activity-sentence.js';
 import type { Language } from './lexicon.js';
 
@@ -17,6 +17,8 @@ export interface DescribedActivity {
   mediaKind: 'image' | 'video';
   objects: ActivityObject[];
   recognised: RecognisedMemory[];
+  /** The camera maker's own verdict (`activities.camera_verdict`). */
+  cameraVerdict: readonly CameraVerdict[];
 }
 
 export interface Descriptions {
@@ -58,6 +60,7 @@ export function factsOf(a: DescribedActivity): ActivityFacts {
     objects: detectionsOf(a.objects),
     recognised: a.recognised.map((r) => ({ category: r.category, name: r.name })),
     mediaKind: a.mediaKind,
+    cameraVerdict: a.cameraVerdict,
   };
 }
 

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
-import { sdmDevice, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
+import {
+  linkNest,
+  sdmDevice,
+  sdmEvent,
+  startFakeGoogle,
+  type FakeGoogle,
+} from '../../../test/fake-google.js';
 import { jpegWithLocation } from '../../../test/images.js';
 
 const P = 'test-project';
@@ -23,14 +29,7 @@ beforeAll(async () => {
   });
   google.state.devices = [sdmDevice(P, 'door', { type: 'DOORBELL', room: 'Front Door' })];
   who = await signUp(t);
-  const page = await fetch(
-    (await t.app.inject({ method: 'POST', url: '/api/nest/link', headers: who.auth })).json<{
-      data: { url: string };
-    }>().data.url,
-    { redirect: 'manual' },
-  );
-  const back = new URL(page.headers.get('location')!);
-  await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+  await linkNest(t, who);
 });
 afterAll(async () => {
   await t.close();
@@ -52,21 +51,8 @@ const acked = (messageId: string) =>
     (ids) => ids.includes(messageId),
   );
 
-/** An SDM event message as Google documents it (https://developers.google.com/nest/device-access/api/events). */
-function event(kind: string, sessionId: string, eventId: string, at = new Date()) {
-  return {
-    eventId: `msg-${eventId}`,
-    timestamp: at.toISOString(),
-    resourceUpdate: {
-      name: `enterprises/${P}/devices/door`,
-      events: { [kind]: { eventSessionId: sessionId, eventId } },
-    },
-    userId: 'AVPHwEuBfnPOnTqzVFT4IONX2Qqhu9EJ4ubO-bNnQ-yi',
-    eventThreadId: `thread-${sessionId}`,
-    eventThreadState: 'STARTED',
-    resourceGroup: [`enterprises/${P}/devices/door`],
-  };
-}
+const event = (kind: string, sessionId: string, eventId: string, at = new Date()) =>
+  sdmEvent(P, 'door', kind, { sessionId, eventId }, at);
 
 describe('Nest events from Pub/Sub', () => {
   it('makes one activity per event session, with its GenerateImage picture, acknowledged after', async () => {

@@ -152,6 +152,16 @@ export function createNestGoogle(config: NestGoogleConfig) {
     },
 
     /**
+     * A newer camera's clip preview (a short MP4 at the event's `previewUrl`), fetched with the owner's token
+     * (https://developers.google.com/nest/device-access/traits/device/camera-clip-preview).
+     */
+    async eventClip(accessToken: string, previewUrl: string): Promise<Buffer> {
+      const clip = await call(previewUrl, { headers: { authorization: `Bearer ${accessToken}` } });
+      if (!clip.ok) throw new NestProviderError(`clip preview answered ${clip.status}`, clip.status);
+      return Buffer.from(await clip.arrayBuffer());
+    },
+
+    /**
      * Checks that a device's RTSP stream can be had: `GenerateRtspStream`, then `StopRtspStream` with its
      * extension token (https://developers.google.com/nest/device-access/traits/device/camera-live-stream).
      */

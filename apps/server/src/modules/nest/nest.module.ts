@@ -4,6 +4,7 @@ import type { SecretBox } from '../../platform/secrets.js';
 import { NEST_CALLBACK_PATH } from '@homesitter/contract';
 import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { ChatApi } from '../chat/chat.module.js';
+import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { IngestApi } from '../ingest/ingest.module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { createNestGoogle } from './nest.google.js';
@@ -20,7 +21,9 @@ export interface NestNeeds {
   cameras: Pick<CamerasApi, 'nest'>;
   users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
-  ingest: Pick<IngestApi, 'acceptUpload'>;
+  ingest: Pick<IngestApi, 'acceptUpload' | 'uploadOutcome'>;
+  /** A later message of an event session adds Nest's verdict to the session's activity. */
+  activities: Pick<ActivitiesApi, 'addCameraVerdict' | 'loadContext' | 'updateDescriptions'>;
   secrets: SecretBox;
 }
 
@@ -64,7 +67,9 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     repo,
     cameras: needs.cameras.nest,
     ingest: needs.ingest,
+    activities: needs.activities,
     eventImage: (userId, deviceName, eventId) => service.eventImage(userId, deviceName, eventId),
+    eventClip: (userId, previewUrl) => service.eventClip(userId, previewUrl),
     log,
   });
   const subscription = configured ? config.NEST_PUBSUB_SUBSCRIPTION : undefined;

@@ -103,13 +103,14 @@ export function createNestRepository(db: Db) {
       return db.select().from(nestDevices).where(eq(nestDevices.deviceName, deviceName));
     },
 
-    async hasSession(userId: string, sessionId: string): Promise<boolean> {
-      const rows = await db
-        .select({ sessionId: nestEventSessions.sessionId })
+    /** The event session as recorded: the upload its first message made (null: none was made). */
+    async findSession(userId: string, sessionId: string): Promise<{ uploadId: string | null } | undefined> {
+      const [row] = await db
+        .select({ uploadId: nestEventSessions.uploadId })
         .from(nestEventSessions)
         .where(and(eq(nestEventSessions.userId, userId), eq(nestEventSessions.sessionId, sessionId)))
         .limit(1);
-      return rows.length > 0;
+      return row;
     },
 
     async recordSession(userId: string, sessionId: string, uploadId: string | null): Promise<void> {

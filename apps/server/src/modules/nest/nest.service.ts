@@ -263,6 +263,18 @@ export function createNestService(deps: NestServiceDeps) {
       }
     },
 
+    /** A newer camera's clip preview (MP4), fetched with its owner's token. */
+    async eventClip(userId: string, previewUrl: string): Promise<Buffer> {
+      const link = await repo.findLink(userId);
+      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
+      try {
+        return await google.eventClip(await accessToken(link), previewUrl);
+      } catch (err) {
+        if (err instanceof NestGrantError) await linkLost(userId);
+        throw err;
+      }
+    },
+
     /** Without a service account, a linked user's token (pubsub scope) pulls the subscription. */
     async pubsubToken(): Promise<string> {
       for (const link of await repo.listLinks()) {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { cameras } from './cameras.js';
-import { MEDIA_KINDS } from './ingest.js';
+import { MEDIA_KINDS, type CameraVerdict } from './ingest.js';
 import { memories } from './memories.js';
 import { sites } from './sites.js';
 import { users } from './users.js';
@@ -92,6 +92,8 @@ export const activities = pgTable(
     recognised: jsonb('recognised').$type<RecognisedMemory[]>().notNull().default([]),
     /** One sentence in English, and in the user's preferred language when that is not English. */
     description: text('description'),
+    /** The camera maker's own verdict (uploads' `camera_verdict`, all files together), kept beside ours. */
+    cameraVerdict: jsonb('camera_verdict').$type<CameraVerdict[]>().notNull().default([]),
     descriptionLocalized: text('description_localized'),
     analysedAt: timestamp('analysed_at', { withTimezone: true }),
     /** The camera's routine's verdict on this event; null while too little history was there to judge. */

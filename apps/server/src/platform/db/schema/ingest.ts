@@ -1,9 +1,26 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
 /** Where an upload came in. */
 export const UPLOAD_SOURCES = ['ftp', 'smtp', 'http', 'stream', 'nest'] as const;
 export type UploadSource = (typeof UPLOAD_SOURCES)[number];
+
+/**
+ * What a camera's maker reported about an event, beside what our analysis sees: Nest tells person, motion,
+ * sound and a doorbell's chime.
+ */
+export const CAMERA_VERDICTS = ['person', 'motion', 'sound', 'chime'] as const;
+export type CameraVerdict = (typeof CAMERA_VERDICTS)[number];
 
 /** What an upload's bytes are, sniffed from the bytes (never from the name). */
 export const MEDIA_KINDS = ['image', 'video'] as const;
@@ -39,6 +56,8 @@ export const uploads = pgTable(
     /** SHA-256 of the bytes (hex), to know a file a camera sends again; null on older rows. */
     contentSha256: text('content_sha256'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the camera's maker said it saw, where it says (Nest: person, motion, sound, chime). */
+    cameraVerdict: jsonb('camera_verdict').$type<CameraVerdict[]>().notNull().default([]),
     status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
     activityId: uuid('activity_id'),
     processedAt: timestamp('processed_at', { withTimezone: true }),
