@@ -58,7 +58,7 @@ let supervision: ReturnType<typeof createSupervision>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'homesitter-supervision-'));
-  storage = createFsStorage({ root: dir });
+  storage = createFsStorage({ root: dir, signUrl: () => '' });
   rows = new Map();
   supervision = createSupervision({
     cameras: fakeCameras(rows),
