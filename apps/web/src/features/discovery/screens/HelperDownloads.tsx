@@ -76,7 +76,7 @@ export function HelperDownloads() {
           })}
         </p>
       ) : null}
-      <p className="text-sm text-slate-400">{t('downloads.afterInstall')}</p>
+      <p className="text-sm text-slate-400">{t('downloads.afterDownload')}</p>
     </div>
   );
 }
