@@ -67,7 +67,10 @@ describe('the helper download for this server’s OS', () => {
     const cached = readdirSync(join(t.deps.config.DATA_DIR, 'helper-builds'));
     expect(cached).toHaveLength(1);
     expect((await listDownloads()).data[0]?.size).toBe(bytes.length);
-    expect((await fetch(`${base}${url}`)).status).toBe(200);
+    const again = await fetch(`${base}${url}`);
+    expect(again.status).toBe(200);
+    // Read to the end: an unread body keeps the connection busy and the server from closing.
+    expect((await again.arrayBuffer()).byteLength).toBe(bytes.length);
     expect(logLines.filter((l) => l.includes('helper download built'))).toHaveLength(1);
 
     // The downloaded file is the helper: it answers its status on 127.0.0.1.
