@@ -7,18 +7,20 @@
 // ffmpeg and ffprobe are not inside: put them beside the executable, or set FFMPEG_PATH / FFPROBE_PATH, or
 // have them on PATH (docs/helper.md).
 //
+// HELPER_BUILD_DIR puts everything in another folder (default: dist): the server builds its own download
+// there (docs/helper-web.md).
 // HELPER_NODE_BINARY picks the Node binary to copy (default: the one running this script). It must be an
 // Node build with single-executable support (the SEA fuse): the script checks and says so when it is not. macOS and Windows: see docs/helper.md (signing).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import postject from 'postject';
 
 const started = Date.now();
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, 'dist');
+const dist = process.env.HELPER_BUILD_DIR ? resolve(process.env.HELPER_BUILD_DIR) : join(root, 'dist');
 const bundle = join(dist, 'helper.cjs');
 const blob = join(dist, 'sea-prep.blob');
 const seaConfig = join(dist, 'sea-config.json');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,13 +138,21 @@ describe('finding cameras with the desktop helper', () => {
     await page.getByRole('link', { name: /Find cameras on my network/ }).click();
     await page.waitForURL('**/cameras/add/network');
     await page.getByRole('heading', { name: 'The Homesitter helper is not running' }).waitFor();
-    // The server's builds, else how to run it from the source.
+    // The server's build for the OS it runs on (made by the first download), and the others named.
     await page.getByRole('heading', { name: 'Download the helper' }).waitFor();
-    const ways =
-      (await page.getByRole('link', { name: / MB$/ }).count()) +
-      (await page.locator('code', { hasText: 'npm run helper' }).count());
-    expect(ways).toBeGreaterThan(0);
+    const ownName = `homesitter-helper-${process.platform}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`;
+    const own = page.locator(`a[href$="/api/helper/downloads/${ownName}"]`);
+    await own.waitFor();
+    expect(await page.getByText(/^Not on this server: /).count()).toBe(1);
+    expect(await page.getByText('npm run helper').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), own.click()]);
+    expect(download.suggestedFilename()).toBe(ownName);
+    const saved = path.join(helperConfigDir, ownName);
+    await download.saveAs(saved);
+    // A whole Node single executable (the server test runs one), not an error page.
+    expect(statSync(saved).size).toBeGreaterThan(10_000_000);
+    rmSync(saved);
 
     await page.goto(`${baseUrl}/camera-test`);
     await page.getByRole('heading', { name: 'The Homesitter helper is not running' }).waitFor();

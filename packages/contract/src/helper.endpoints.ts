@@ -18,14 +18,18 @@ export const helperLinkStatusSchema = z.object({
 });
 export type HelperLinkStatus = z.infer<typeof helperLinkStatusSchema>;
 
-/** One helper build this server hands out (`HELPER_DOWNLOADS_DIR`). */
+/** One helper build this server hands out: the files in `HELPER_DOWNLOADS_DIR`, and its own OS's, built on demand. */
 export const helperDownloadSchema = z.object({
   os: z
     .string()
     .describe('From the file name `homesitter-helper-<os>-<arch>[.exe]`, e.g. linux, macos, windows'),
   arch: z.string().describe('e.g. x64, arm64'),
   url: z.string().describe('Path of the file on this server: `/api/helper/downloads/<file>`'),
-  size: z.number().int().describe('Bytes'),
+  size: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Bytes; null for the server's own OS until its first download has built it"),
 });
 export type HelperDownload = z.infer<typeof helperDownloadSchema>;
 

@@ -300,7 +300,7 @@ export const settings = {
   HELPER_DOWNLOADS_DIR: setting(
     optionalString,
     undefined,
-    'Desktop helper builds to hand out at `/api/helper/downloads` (files `homesitter-helper-<os>-<arch>[.exe]`; default `apps/helper/dist`)',
+    "Desktop helper builds to hand out at `/api/helper/downloads` (files `homesitter-helper-<os>-<arch>[.exe]`; default `apps/helper/dist`); the server's own OS's is built into `DATA_DIR/helper-builds` when missing here",
   ),
   FFMPEG_PATH: setting(
     optionalString,

@@ -9,4 +9,10 @@ export const helperErrors = {
     ),
   buildNotFound: () =>
     new AppError(404, 'not_found', 'This server has no helper build of that name', { generic: true }),
+  buildUnavailable: (reason: string) =>
+    new AppError(
+      503,
+      'server.unavailable',
+      `The helper download could not be built on this server: ${reason}`,
+    ),
 };

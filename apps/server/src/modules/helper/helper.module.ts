@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AppModule, ModuleContext } from '../../platform/module.js';
 import { serverPath } from '../../platform/paths.js';
 import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { UsersApi } from '../users/users.module.js';
+import { createHelperBuilder } from './helper.build.js';
 import { createHelperDownloads } from './helper.downloads.js';
 import { createHelperRepository } from './helper.repository.js';
 import { registerHelperRoutes } from './helper.routes.js';
@@ -35,8 +36,10 @@ export function createHelperModule(context: ModuleContext, needs: HelperNeeds) {
     log,
     lingerMs: needs.liveLingerMs ?? LIVE_LINGER_MS,
   });
+  const helperDir = serverPath('..', 'helper');
   const downloads = createHelperDownloads(
-    config.HELPER_DOWNLOADS_DIR ? resolve(config.HELPER_DOWNLOADS_DIR) : serverPath('..', 'helper', 'dist'),
+    config.HELPER_DOWNLOADS_DIR ? resolve(config.HELPER_DOWNLOADS_DIR) : join(helperDir, 'dist'),
+    createHelperBuilder({ cacheDir: join(config.DATA_DIR, 'helper-builds'), helperDir, log }),
   );
   if (sockets) {
     // Not awaited: a handler that waited would wait for the very work that emitted the event.

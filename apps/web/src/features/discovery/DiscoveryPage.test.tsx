@@ -22,7 +22,10 @@ vi.mock('../../shared/lib/toast', () => ({
 const call = vi.mocked(api.call);
 let helper: FakeHelper;
 /** What the server says: is this user's helper connected, which builds it offers. */
-let server: { connected: boolean; downloads: { os: string; arch: string; url: string; size: number }[] };
+let server: {
+  connected: boolean;
+  downloads: { os: string; arch: string; url: string; size: number | null }[];
+};
 
 beforeAll(setupDiscoveryTestI18n);
 beforeEach(() => {
@@ -138,10 +141,24 @@ describe('when the helper cannot be used', () => {
     );
   });
 
-  it('explains how to run it from source when the server has no builds', async () => {
+  it('offers the server’s own build before it is made, and names the systems it does not offer', async () => {
+    helper.state.running = false;
+    server.downloads = [
+      { os: 'linux', arch: 'x64', url: '/api/helper/downloads/homesitter-helper-linux-x64', size: null },
+    ];
+    renderPage();
+    expect(
+      await screen.findByRole('link', { name: 'Linux (x64), made when you click (a few seconds)' }),
+    ).toHaveAttribute('href', '/api/helper/downloads/homesitter-helper-linux-x64');
+    expect(screen.getByText(/^Not on this server: Windows and macOS\./)).toBeInTheDocument();
+    expect(screen.queryByText(/npm run helper/)).not.toBeInTheDocument();
+  });
+
+  it('says plainly who can help when the server offers no build at all', async () => {
     helper.state.running = false;
     renderPage();
-    expect(await screen.findByText('npm run helper')).toBeInTheDocument();
+    expect(await screen.findByText(/cannot offer the helper at the moment/)).toBeInTheDocument();
+    expect(screen.queryByText(/npm run helper/)).not.toBeInTheDocument();
   });
 
   it('says the browser blocks it when the server has the helper connected', async () => {
