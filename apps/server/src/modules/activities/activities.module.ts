@@ -7,6 +7,7 @@ import { createAttachmentRefresher } from './activities.attachments.js';
 import { loadAnalysisContext } from './activities.context.js';
 import { createActivityFindingsRepository } from './activities.findings.repository.js';
 import { createActivityMedia } from './activities.media.js';
+import { createPosterReplacer } from './activities.poster.js';
 import { createUploadProcessor } from './activities.processing.js';
 import { createActivityRenderer } from './activities.render.js';
 import { createActivitiesRepository, type ActivityRef, type ActivityRow } from './activities.repository.js';
@@ -39,6 +40,7 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
     urlTtlSeconds: config.MEDIA_URL_TTL,
     now: () => new Date(),
   });
+  const posters = createPosterReplacer({ storage, log });
   const activities = createActivitiesService({
     repo,
     renderer,
@@ -86,7 +88,14 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       // What the analysis and the alerts write on an activity (`activities` and `activity_faces` are this
       // module's tables): activities.findings.repository.ts.
       /** The analysis' findings, and the activity's faces unless they are null (amnesia), in one transaction. */
-      saveAnalysis: findings.saveAnalysis.bind(findings),
+      saveAnalysis: async (...args: Parameters<typeof findings.saveAnalysis>) => {
+        await findings.saveAnalysis(...args);
+        const [activity, result] = args;
+        await posters.dropReplaced(activity.thumbnailKey, result);
+      },
+      /** A clip's best frame stored as its poster, for `saveAnalysis` to put in place (`posterKey`). */
+      storePoster: (activity: Parameters<typeof posters.storePoster>[0], frame: Buffer) =>
+        posters.storePoster(activity, frame),
       /** Amnesia mode switched on since the activity was made: kept only for its alert, until then. */
       markEphemeral: findings.markEphemeral.bind(findings),
       /** Which alert the activity belongs to (60 s coalescing), decided under a lock on its camera. */
