@@ -48,7 +48,7 @@ export function createActivityFindingsRepository(db: Db) {
      * transaction.
      */
     async saveAnalysis(
-      activity: Pick<ActivityRow, 'id' | 'userId' | 'thumbnailKey'>,
+      activity: Pick<ActivityRow, 'id' | 'userId'>,
       result: AnalysisResult,
       faces: NewActivityFace[] | null,
       at: Date,

@@ -40,7 +40,7 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
     urlTtlSeconds: config.MEDIA_URL_TTL,
     now: () => new Date(),
   });
-  const posters = createPosterReplacer({ storage, log });
+  const posters = createPosterReplacer({ storage });
   const activities = createActivitiesService({
     repo,
     renderer,
@@ -91,7 +91,8 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       saveAnalysis: async (...args: Parameters<typeof findings.saveAnalysis>) => {
         await findings.saveAnalysis(...args);
         const [activity, result] = args;
-        await posters.dropReplaced(activity.thumbnailKey, result);
+        // The camera's card shows its newest event's poster: the owner's apps fetch the list again.
+        if (result.posterKey) await events.emit('cameras.changed', { userId: activity.userId });
       },
       /** A clip's best frame stored as its poster, for `saveAnalysis` to put in place (`posterKey`). */
       storePoster: (activity: Parameters<typeof posters.storePoster>[0], frame: Buffer) =>

@@ -112,14 +112,17 @@ describe.runIf(hasFfmpeg())('a clip’s poster after the analysis', () => {
       alerts: { alertFor: async () => false },
       log: createLogger('silent'),
     });
+    const changedBefore = a.events.camerasChanged.length;
     await analysis.analyseActivity(arrived!.id);
     expect(seen.length).toBeGreaterThanOrEqual(3);
+    // The camera's card shows the newest poster: the owner's apps are told to fetch the list again.
+    expect(a.events.camerasChanged.slice(changedBefore)).toEqual([{ userId: aliceId }]);
 
     const [analysed] = await activitiesOf(a.t, aliceId);
     expect(analysed!.thumbnailKey).not.toBe(arrived!.thumbnailKey);
     expect(analysed!.thumbnailKey).toMatch(new RegExp(`^users/${aliceId}/activities/${arrived!.id}/poster-`));
-    // The replaced poster's file is gone; the new one is a JPEG of the poster's size.
-    expect(await a.storage.exists(arrived!.thumbnailKey!)).toBe(false);
+    // The arrival poster stays for screens that hold its URL; the new one is a JPEG of the poster's size.
+    expect(await a.storage.exists(arrived!.thumbnailKey!)).toBe(true);
     const res = await a.t.app.inject({
       method: 'GET',
       url: `/api/users/activities/${arrived!.id}`,
