@@ -8,7 +8,7 @@ import {
 } from './activities.runtime.js';
 import { recognisedMemorySchema } from './ai.js';
 import { CAMERA_NAME_MAX } from './cameras.runtime.js';
-import { clientDate, singleLineText } from './common.js';
+import { clientDate, pictureFocusSchema, singleLineText } from './common.js';
 import { paginationSchema } from './envelope.js';
 
 const isoDateTime = (name: string) =>
@@ -44,6 +44,7 @@ export const activitySchema = z.object({
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   aspect_ratio: z.number().nullable().describe('width / height'),
+  focus: pictureFocusSchema.describe('Where a cover crop of the thumbnail keeps what was detected'),
   duration_seconds: z.number().nullable(),
   processing_status: z
     .enum(ACTIVITY_PROCESSING_STATUSES)

@@ -10,7 +10,7 @@ import {
   CAMERA_NOTES_MAX,
   SITE_NAME_MAX,
 } from './cameras.runtime.js';
-import { clientDate, multiLineText, singleLineText } from './common.js';
+import { clientDate, multiLineText, pictureFocusSchema, singleLineText } from './common.js';
 import { MESSAGES } from './messages.js';
 
 export const cameraConfigurationStatusSchema = z.enum(CAMERA_CONFIGURATION_STATUSES);
@@ -176,6 +176,9 @@ export const cameraSchema = z.object({
       'Signed URL of the latest frame (stream cameras) or newest activity thumbnail (upload cameras)',
     ),
   snapshot_date_time_utc: z.string().nullable(),
+  snapshot_focus: pictureFocusSchema.describe(
+    'Where a cover crop of the snapshot keeps what was detected in it (the centre for a live frame)',
+  ),
   created_at: z.string(),
   private_events_today: z
     .number()

@@ -4,7 +4,13 @@ import {
   CHAT_MESSAGE_MAX_ATTACHMENTS,
   CHAT_MESSAGE_MAX_LENGTH,
 } from './chat.constants.js';
-import { CLIENT_DATE_RANGE, clientDate, multiLineText, singleLineText } from './common.js';
+import {
+  CLIENT_DATE_RANGE,
+  clientDate,
+  multiLineText,
+  pictureFocusSchema,
+  singleLineText,
+} from './common.js';
 import { CHAT_HISTORY_MAX_PAGE_SIZE, CHAT_HISTORY_PAGE_SIZE } from './constants.js';
 
 const isoDateTime = clientDate(
@@ -113,6 +119,7 @@ export const notableMomentSchema = z.object({
   camera_name: z.string().nullable(),
   description: z.string(),
   thumbnail_image_url: z.string().nullable(),
+  thumbnail_focus: pictureFocusSchema.describe('Where a cover crop of the thumbnail keeps what was detected'),
   clip_url: z.string().nullable(),
   hls_url: z.string().nullable(),
   is_unusual: z
@@ -141,6 +148,7 @@ export const activitySummarySchema = z.object({
   notable_moments: z.array(notableMomentSchema),
   text: z.string(),
   thumbnail_image_url: z.string().nullable(),
+  thumbnail_focus: pictureFocusSchema.describe('Where a cover crop of the thumbnail keeps what was detected'),
   created_at: z.string(),
 });
 export type ActivitySummary = z.infer<typeof activitySummarySchema>;

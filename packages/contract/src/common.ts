@@ -92,3 +92,14 @@ export const languageEntrySchema = z.object({
   name: z.string(),
   supported: z.boolean(),
 });
+
+/**
+ * The point of a picture a cover crop keeps in view, as fractions (0..1) of its width and height: the upper
+ * part of the people detected in it, else the largest vehicle or animal, else the centre. Clients use it as
+ * CSS `object-position: x% y%`.
+ */
+export const pictureFocusSchema = z.object({
+  x: z.number().min(0).max(1),
+  y: z.number().min(0).max(1),
+});
+export type PictureFocus = z.infer<typeof pictureFocusSchema>;

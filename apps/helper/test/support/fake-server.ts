@@ -97,6 +97,7 @@ function cameraRow(
     stream_error: null,
     snapshot_url: null,
     snapshot_date_time_utc: null,
+    snapshot_focus: { x: 0.5, y: 0.5 },
     created_at: new Date().toISOString(),
     private_events_today: 0,
   };

@@ -25,6 +25,7 @@ export function cameraFixture(over: Partial<Camera> = {}): Camera {
     stream_error: null,
     snapshot_url: null,
     snapshot_date_time_utc: null,
+    snapshot_focus: { x: 0.5, y: 0.5 },
     created_at: '2026-11-25T09:00:00Z',
     private_events_today: 0,
     ...over,

@@ -20,6 +20,8 @@ export interface AnalysisResult {
   description: string;
   descriptionLocalized: string | null;
   analysedMedia: string;
+  /** A clip's new poster, its best frame (`storePoster`), replacing the one cut at arrival. */
+  posterKey?: string;
 }
 
 /** Where an activity's alert stands after `claimAlert`. */
@@ -63,6 +65,7 @@ export function createActivityFindingsRepository(db: Db) {
             descriptionLocalized: result.descriptionLocalized,
             analysedMedia: result.analysedMedia,
             analysedAt: at,
+            ...(result.posterKey ? { thumbnailKey: result.posterKey } : {}),
           })
           .where(eq(activities.id, activity.id));
         if (faces === null) return;

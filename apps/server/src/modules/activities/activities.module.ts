@@ -7,6 +7,7 @@ import { createAttachmentRefresher } from './activities.attachments.js';
 import { loadAnalysisContext } from './activities.context.js';
 import { createActivityFindingsRepository } from './activities.findings.repository.js';
 import { createActivityMedia } from './activities.media.js';
+import { createPosterReplacer } from './activities.poster.js';
 import { createUploadProcessor } from './activities.processing.js';
 import { createActivityRenderer } from './activities.render.js';
 import { createActivitiesRepository, type ActivityRef, type ActivityRow } from './activities.repository.js';
@@ -39,6 +40,7 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
     urlTtlSeconds: config.MEDIA_URL_TTL,
     now: () => new Date(),
   });
+  const posters = createPosterReplacer({ storage });
   const activities = createActivitiesService({
     repo,
     renderer,
@@ -91,9 +93,14 @@ export function createActivitiesModule(context: ModuleContext, needs: Activities
       /** The analysis' findings, and the activity's faces unless they are null (amnesia), in one transaction. */
       async saveAnalysis(...args: Parameters<typeof findings.saveAnalysis>): Promise<void> {
         await findings.saveAnalysis(...args);
-        const [activity] = args;
+        const [activity, result] = args;
         await updated(activity.userId, activity.id, activity.occurredAt);
+        // The camera's card shows its newest event's poster: the owner's apps fetch the list again.
+        if (result.posterKey) await events.emit('cameras.changed', { userId: activity.userId });
       },
+      /** A clip's best frame stored as its poster, for `saveAnalysis` to put in place (`posterKey`). */
+      storePoster: (activity: Parameters<typeof posters.storePoster>[0], frame: Buffer) =>
+        posters.storePoster(activity, frame),
       /** Amnesia mode switched on since the activity was made: kept only for its alert, until then. */
       markEphemeral: findings.markEphemeral.bind(findings),
       /** Which alert the activity belongs to (60 s coalescing), decided under a lock on its camera. */

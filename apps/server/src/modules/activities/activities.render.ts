@@ -1,6 +1,6 @@
 import type { Activity } from '@homesitter/contract';
 import type { ObjectStorage } from '../../adapters/storage/storage.js';
-import { createSignedUrlCache } from '../media/media.module.js';
+import { createSignedUrlCache, focusOf } from '../media/media.module.js';
 import type { ActivityRow } from './activities.repository.js';
 
 export interface ActivityRendererDeps {
@@ -50,6 +50,7 @@ export function createActivityRenderer(deps: ActivityRendererDeps) {
       width: sized?.width ?? null,
       height: sized?.height ?? null,
       aspect_ratio: sized ? Math.round((sized.width / sized.height) * 10_000) / 10_000 : null,
+      focus: focusOf(row.objects, row.width, row.height),
       duration_seconds: row.durationSeconds === null ? null : Math.round(row.durationSeconds * 100) / 100,
       // A clip is only ever stored without its HLS when ffmpeg could not run (activities.media.ts).
       processing_status: row.videoKey && !row.hlsKey ? 'unavailable' : 'processed',

@@ -47,7 +47,8 @@ describe('frames of an activity', () => {
       log: createLogger('silent'),
     });
     const got = await frames.load(activity({ imageKeys: ['k/1.jpg', 'k/2.jpg', 'k/3.jpg'] }));
-    expect(got.map(String)).toEqual(['one', 'three']);
+    expect(got.frames.map(String)).toEqual(['one', 'three']);
+    expect(got.clip).toBe(false);
   });
 
   it('cuts frames from a clip, and falls back to its poster when the clip cannot be read', async () => {
@@ -64,7 +65,10 @@ describe('frames of an activity', () => {
       onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
-    expect((await working.load(clip)).map(String)).toEqual(['clip-0', 'clip-1', 'clip-2', 'clip-3']);
+    expect(await working.load(clip)).toEqual({
+      frames: ['clip-0', 'clip-1', 'clip-2', 'clip-3'].map((f) => Buffer.from(f)),
+      clip: true,
+    });
     expect(asked).toEqual([4]);
 
     const broken = createActivityFrames({
@@ -76,7 +80,7 @@ describe('frames of an activity', () => {
       onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
-    expect((await broken.load(clip)).map(String)).toEqual(['poster']);
+    expect(await broken.load(clip)).toEqual({ frames: [Buffer.from('poster')], clip: false });
   });
 
   it('looks at the poster when ffmpeg cannot run, and reports the missing tool instead of failing', async () => {
@@ -91,8 +95,8 @@ describe('frames of an activity', () => {
       log: createLogger('silent'),
     });
     const clip = activity({ videoKey: 'k/clip.mp4', thumbnailKey: 'k/poster.jpg' });
-    expect((await frames.load(clip)).map(String)).toEqual(['poster']);
-    expect(await frames.load(activity({ videoKey: 'k/clip.mp4' }))).toEqual([]);
+    expect(await frames.load(clip)).toEqual({ frames: [Buffer.from('poster')], clip: false });
+    expect((await frames.load(activity({ videoKey: 'k/clip.mp4' }))).frames).toEqual([]);
     expect(reported).toEqual(['/nowhere/ffmpeg', '/nowhere/ffmpeg']);
   });
 
@@ -104,6 +108,6 @@ describe('frames of an activity', () => {
       onToolMissing: () => undefined,
       log: createLogger('silent'),
     });
-    expect(await frames.load(activity({ imageKeys: ['k/big.jpg'] }))).toEqual([]);
+    expect((await frames.load(activity({ imageKeys: ['k/big.jpg'] }))).frames).toEqual([]);
   });
 });

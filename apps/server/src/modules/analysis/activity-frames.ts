@@ -3,7 +3,7 @@ import type { ObjectStorage } from '../../adapters/storage/storage.js';
 import type { Logger } from '../../platform/logger.js';
 import { MediaToolMissingError, UnreadableClipError } from '../media/media.module.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-import type { ActivityFrames } from './analysis.service.js';
+import type { ActivityFrames, LoadedFrames } from './analysis.service.js';
 
 export interface ActivityFramesDeps {
   storage: Pick<ObjectStorage, 'get'>;
@@ -63,11 +63,11 @@ export function createActivityFrames(deps: ActivityFramesDeps): ActivityFrames {
     return bytes;
   }
 
-  async function clipFrames(a: ActivityRow, videoKey: string): Promise<Buffer[]> {
+  async function clipFrames(a: ActivityRow, videoKey: string): Promise<LoadedFrames> {
     const clip = await read(videoKey);
     if (clip)
       try {
-        return await deps.extractFrames(clip, clipFrameCount(a.durationSeconds));
+        return { frames: await deps.extractFrames(clip, clipFrameCount(a.durationSeconds)), clip: true };
       } catch (err) {
         if (err instanceof MediaToolMissingError) deps.onToolMissing(err);
         else if (err instanceof UnreadableClipError)
@@ -76,14 +76,14 @@ export function createActivityFrames(deps: ActivityFramesDeps): ActivityFrames {
       }
     // The poster was cut from the clip when it arrived; it still shows the moment.
     const poster = a.thumbnailKey ? await read(a.thumbnailKey) : undefined;
-    return poster ? [poster] : [];
+    return { frames: poster ? [poster] : [], clip: false };
   }
 
   return {
     async load(a) {
       if (a.videoKey) return clipFrames(a, a.videoKey);
       const frames = await Promise.all(pickSnapshots(a.imageKeys).map(read));
-      return frames.filter((f): f is Buffer => f !== undefined);
+      return { frames: frames.filter((f): f is Buffer => f !== undefined), clip: false };
     },
   };
 }

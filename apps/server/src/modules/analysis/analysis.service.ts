@@ -8,17 +8,24 @@ import { describe } from '../language/language.module.js';
 import type { FaceExample } from '../recognition/face-match.js';
 import { recogniseActivity, type Recognition } from '../recognition/recognition.module.js';
 import type { AnalysisRepository } from './analysis.repository.js';
-import { mergeFaces, mergeObjects } from './frames-merge.js';
+import { bestFrameIndex, mergeFaces, mergeObjects } from './frames-merge.js';
 
 /** The frames of an activity to look at: its images, or a few frames of its clip. */
 export interface ActivityFrames {
-  load(activity: ActivityRow): Promise<Buffer[]>;
+  load(activity: ActivityRow): Promise<LoadedFrames>;
+}
+
+export interface LoadedFrames {
+  frames: Buffer[];
+  /** Frames cut from the clip itself (not its poster or snapshots): the best of them becomes the poster. */
+  clip: boolean;
 }
 
 export interface AnalysisServiceDeps {
   repo: AnalysisRepository;
   /** Writes the findings and amnesia's expiry on the activity (the activities module owns it). */
-  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral' | 'saveRoutine'>;
+  activities: Pick<ActivitiesApi, 'loadContext' | 'saveAnalysis' | 'markEphemeral' | 'saveRoutine'> &
+    Partial<Pick<ActivitiesApi, 'storePoster'>>;
   /** Compares the analysed event with its camera's routine (absent: nothing is judged unusual). */
   routine?: { judge(ctx: AnalysisContext): Promise<RoutineVerdict | null> };
   vision: Pick<VisionEngine, 'analyse'>;
@@ -62,13 +69,18 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
    * Every frame for objects; faces (with consent) in one frame only, the one with the surest person: faces
    * cost more than objects, and the same faces are in the neighbouring frames anyway.
    */
-  async function look(ctx: AnalysisContext): Promise<VisionResult[]> {
+  async function look(
+    ctx: AnalysisContext,
+  ): Promise<{ results: VisionResult[]; poster: Buffer | undefined }> {
     const { activity, camera, user } = ctx;
     const faces = user.isFacialRecognitionEnabled && camera.isFacialRecognitionEnabled;
-    const frames = await deps.frames.load(activity);
+    const { frames, clip } = await deps.frames.load(activity);
     if (frames.length === 1) {
       const result = await see(activity.id, frames[0]!, faces);
-      return result ? [result] : [];
+      return {
+        results: result ? [result] : [],
+        poster: clip && result?.objects.length ? frames[0] : undefined,
+      };
     }
     const results: (VisionResult | undefined)[] = [];
     for (const frame of frames) results.push(await see(activity.id, frame, false));
@@ -78,13 +90,30 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const best = results.reduce((b, r, i) => (personScore(r) > personScore(results[b]) ? i : b), 0);
       if (personScore(results[best]) > 0) results[best] = await see(activity.id, frames[best]!, true);
     }
-    return results.filter((r): r is VisionResult => r !== undefined);
+    // The poster cut at arrival is the clip's middle, often the empty scene before someone walks in.
+    const best = clip ? bestFrameIndex(results) : -1;
+    return {
+      results: results.filter((r): r is VisionResult => r !== undefined),
+      poster: best >= 0 ? frames[best] : undefined,
+    };
+  }
+
+  /** The best frame as the clip's new poster; the one cut at arrival stays when this cannot be made. */
+  async function newPoster(activity: ActivityRow, frame: Buffer | undefined): Promise<string | null> {
+    if (!frame || !deps.activities.storePoster) return null;
+    try {
+      return await deps.activities.storePoster(activity, frame);
+    } catch (err) {
+      log.warn({ err, activityId: activity.id }, 'the best frame could not be made the poster');
+      return null;
+    }
   }
 
   async function analyse(ctx: AnalysisContext): Promise<ActivityRow> {
     const { activity, camera, user } = ctx;
     const started = performance.now();
-    const results = await look(ctx);
+    const { results, poster } = await look(ctx);
+    const posterKey = await newPoster(activity, poster);
     const lookedMs = Math.round(performance.now() - started);
     const objects = mergeObjects(results);
     const faces = mergeFaces(results);
@@ -111,7 +140,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       objects,
       recognised: outcome.recognised,
       ...descriptions,
-      analysedMedia: mediaFingerprint(activity),
+      // The fingerprint names the new poster, so a retried job still knows this media was looked at.
+      analysedMedia: mediaFingerprint(posterKey ? { ...activity, thumbnailKey: posterKey } : activity),
+      ...(posterKey ? { posterKey } : {}),
     };
     const at = now();
     // In amnesia mode nothing new is kept: no faces, so nothing a correction could later learn from either.
@@ -133,7 +164,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       },
       'activity analysed',
     );
-    return { ...activity, ...result, analysedAt: at };
+    return { ...activity, ...result, thumbnailKey: posterKey ?? activity.thumbnailKey, analysedAt: at };
   }
 
   return {

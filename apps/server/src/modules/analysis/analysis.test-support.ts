@@ -162,7 +162,11 @@ export const sceneFrames = {
   load: async (a: ActivityRow) => {
     const key = a.imageKeys[0] ?? a.videoKey ?? '';
     const scene = /activities\/([^/]+)-\d+\//.exec(key)?.[1] ?? '';
-    return (a.videoKey ? scene.split('+') : [scene]).map((frame) => Buffer.from(frame));
+    // Not frames of a real clip: no poster is made of them.
+    return {
+      frames: (a.videoKey ? scene.split('+') : [scene]).map((frame) => Buffer.from(frame)),
+      clip: false,
+    };
   },
 };
 

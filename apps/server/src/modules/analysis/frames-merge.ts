@@ -53,6 +53,23 @@ export function mergeObjects(results: Pick<VisionResult, 'objects' | 'height'>[]
     .sort((a, b) => b.score - a.score);
 }
 
+/**
+ * The frame that shows the event best, for a clip's poster: the one with the surest person, else the surest
+ * detection of any kind; -1 when nothing was detected in any (the poster cut at arrival stays).
+ */
+export function bestFrameIndex(results: readonly (Pick<VisionResult, 'objects'> | undefined)[]): number {
+  const surest = (r: Pick<VisionResult, 'objects'> | undefined, person: boolean) =>
+    Math.max(0, ...(r?.objects ?? []).filter((o) => !person || o.kind === 'person').map((o) => o.score));
+  for (const person of [true, false]) {
+    let best = -1;
+    results.forEach((r, i) => {
+      if (surest(r, person) > 0 && (best < 0 || surest(r, person) > surest(results[best], person))) best = i;
+    });
+    if (best >= 0) return best;
+  }
+  return -1;
+}
+
 /** The distinct faces of an event, most confident first. */
 export function mergeFaces(results: Pick<VisionResult, 'faces'>[]): DetectedFace[] {
   const all = results.flatMap((r) => r.faces).sort((a, b) => b.score - a.score);

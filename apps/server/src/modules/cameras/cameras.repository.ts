@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { activities, cameraUploadCredentials, cameras, sites, users } from '../../platform/db/schema.js';
+import {
+  activities,
+  cameraUploadCredentials,
+  cameras,
+  sites,
+  users,
+  type ActivityObject,
+} from '../../platform/db/schema.js';
 
 export type CameraRow = typeof cameras.$inferSelect;
 export type CameraPatch = Partial<
@@ -53,6 +60,15 @@ export async function unassignSiteCameras(db: Db, userId: string, siteId: string
 }
 
 /** Cameras' SQL, the only writer of the `cameras` table. Every query is scoped by the caller's user id. */
+/** An upload camera's newest activity picture, with what was detected in it (for its crop). */
+export interface LatestThumbnail {
+  key: string;
+  at: Date;
+  objects: ActivityObject[];
+  width: number | null;
+  height: number | null;
+}
+
 export function createCamerasRepository(db: Db) {
   // The owner lookup and the list run on every cameras screen: prepared once.
   const findOwner = db
@@ -86,19 +102,22 @@ export function createCamerasRepository(db: Db) {
      * The newest activity thumbnail of each of these cameras (upload cameras show it as their snapshot):
      * read from the activities' table, which this module never writes.
      */
-    async latestThumbnails(cameraIds: string[]): Promise<Map<string, { key: string; at: Date }>> {
+    async latestThumbnails(cameraIds: string[]): Promise<Map<string, LatestThumbnail>> {
       if (cameraIds.length === 0) return new Map();
       const rows = await db
         .selectDistinctOn([activities.cameraId], {
           cameraId: activities.cameraId,
           key: activities.thumbnailKey,
           at: activities.occurredAt,
+          objects: activities.objects,
+          width: activities.width,
+          height: activities.height,
         })
         .from(activities)
         .where(and(inArray(activities.cameraId, cameraIds), isNotNull(activities.thumbnailKey)))
         .orderBy(activities.cameraId, desc(activities.occurredAt));
       return new Map(
-        rows.flatMap((r) => (r.cameraId && r.key ? [[r.cameraId, { key: r.key, at: r.at }]] : [])),
+        rows.flatMap(({ cameraId, key, ...rest }) => (cameraId && key ? [[cameraId, { key, ...rest }]] : [])),
       );
     },
 

@@ -3,6 +3,7 @@ import {
   MOTION_SENSITIVITY_DEFAULT,
   endpoints,
   type Camera,
+  type PictureFocus,
   type CameraConfigurationStatus,
   type CameraConnectionInput,
   type CameraDetail,
@@ -18,6 +19,7 @@ import type { EventBus } from '../../platform/events.js';
 import { serializeResponse, type SerializedResponse } from '../../platform/http/serialized.js';
 import { createReadCache, type ReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import { CENTRE, focusOf } from '../media/media.module.js';
 import { userErrors } from '../users/users.module.js';
 import { cameraErrors } from './cameras.errors.js';
 import { readHelperDetails } from './helper-cameras.js';
@@ -86,7 +88,12 @@ const showsActivityThumbnail = (row: CameraRow) =>
   row.connectionType === 'upload' || row.connectionType === 'helper' || row.connectionType === 'nest';
 
 /** The camera as the API shows it; `snapshotUrl` is the signed URL of `row.snapshotKey`, when it has one. */
-export function toCamera(row: CameraRow, snapshotUrl: string | null = null, privateEventsToday = 0): Camera {
+export function toCamera(
+  row: CameraRow,
+  snapshotUrl: string | null = null,
+  privateEventsToday = 0,
+  snapshotFocus: PictureFocus = CENTRE,
+): Camera {
   const code = row.configurationErrorCode as keyof typeof CAMERA_CONFIGURATION_ERRORS | null;
   return {
     camera_uuid: row.id,
@@ -111,6 +118,7 @@ export function toCamera(row: CameraRow, snapshotUrl: string | null = null, priv
     stream_error: row.streamStatus === 'reconnecting' ? row.streamError : null,
     snapshot_url: row.snapshotKey ? snapshotUrl : null,
     snapshot_date_time_utc: row.snapshotKey ? (row.snapshotAt?.toISOString() ?? null) : null,
+    snapshot_focus: snapshotFocus,
     created_at: row.createdAt.toISOString(),
     private_events_today: privateEventsToday,
   };
@@ -148,6 +156,8 @@ export function createCamerasService(deps: CamerasServiceDeps) {
           shown,
           shown.snapshotKey ? await deps.snapshotUrl(shown.snapshotKey) : null,
           dropped.get(row.name.toLowerCase()) ?? 0,
+          // A stream camera's live frame has no detections: it stays centred.
+          thumbnail ? focusOf(thumbnail.objects, thumbnail.width, thumbnail.height) : CENTRE,
         );
       }),
     );

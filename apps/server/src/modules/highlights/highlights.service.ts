@@ -2,6 +2,7 @@ import type { ActivitySummary } from '@homesitter/contract';
 import type { UsersApi } from '../users/users.module.js';
 import type { ActivitySummaryRow, HighlightsRepository } from './highlights.repository.js';
 import { dayWindow } from '../../platform/time.js';
+import { CENTRE } from '../media/media.module.js';
 
 export interface HighlightsServiceDeps {
   repo: HighlightsRepository;
@@ -37,12 +38,16 @@ export async function toActivitySummary(
       row.notableMoments.map(async (m) => ({
         ...m,
         thumbnail_image_url: await sign(m.thumbnail_image_url, 'file'),
+        thumbnail_focus: m.thumbnail_focus ?? CENTRE,
         clip_url: await sign(m.clip_url, 'file'),
         hls_url: await sign(m.hls_url, 'playlist'),
       })),
     ),
     text: row.text,
     thumbnail_image_url: await sign(row.thumbnailKey, 'file'),
+    // The hero is one of the moments' pictures (highlights.writer.ts): its crop is that moment's.
+    thumbnail_focus:
+      row.notableMoments.find((m) => m.thumbnail_image_url === row.thumbnailKey)?.thumbnail_focus ?? CENTRE,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -45,7 +45,8 @@ beforeAll(async () => {
   });
   await insertActivity(t, world, world.cameras.Shed!, {
     at: new Date('2025-06-10T09:10:00Z'),
-    objects: [person()],
+    // Standing right of the middle of the 1280×720 picture, head at the top.
+    objects: [{ ...person(), box: [800, 60, 200, 600] }],
   });
   // Kept only for its alert (amnesia mode at the time): never summarised.
   await insertActivity(t, world, world.cameras['Front Door']!, {
@@ -118,6 +119,20 @@ describe('daily highlights', () => {
     list = await summaries(world, '2025-06-10');
     expect(list.filter((s) => s.period === 'daily')).toHaveLength(3);
     expect(of(list, 'daily', world.sites.Cabin!)[0]).toMatchObject({ counts: { animal: 1, person: 1 } });
+  });
+
+  it('crop the hero and the moments around what was detected, the centre where nothing was', async () => {
+    await t.modules.highlights.daily(new Date('2025-06-10T09:30:00Z'));
+    const list = await summaries(world, '2025-06-10');
+    // The person's upper part: x the middle of the box, y 15 % down it (HEAD_SHARE), so the face stays in.
+    const shed = { x: 0.703, y: 0.208 };
+    const [noSite] = of(list, 'daily', null);
+    expect(noSite!.thumbnail_focus).toEqual(shed);
+    expect(noSite!.notable_moments[0]!.thumbnail_focus).toEqual(shed);
+    // The car was seen without a box: nothing to crop around.
+    const [home] = of(list, 'daily', world.sites.Home!);
+    const driveway = home!.notable_moments.find((m) => m.camera_name === 'Driveway');
+    expect(driveway!.thumbnail_focus).toEqual({ x: 0.5, y: 0.5 });
   });
 
   it('finish the day once it has ended in the user’s zone', async () => {

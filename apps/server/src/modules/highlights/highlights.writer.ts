@@ -6,6 +6,7 @@
  */
 import type { NotableMoment } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
+import { focusOf } from '../media/media.module.js';
 import { instantOfWallTime, wallTimeIn } from '../../platform/time.js';
 import { dayWindow } from '../../platform/time.js';
 import {
@@ -148,6 +149,7 @@ export function summarise(
       description: sentenceOf(a, ctx.owner, language, ctx.siteName),
       // Media keys; the highlights service signs them when a client reads the summary.
       thumbnail_image_url: a.thumbnailKey,
+      thumbnail_focus: focusOf(a.objects, a.width, a.height),
       clip_url: a.videoKey,
       hls_url: a.hlsKey,
       is_unusual: Boolean(unusual),

@@ -8,6 +8,7 @@ import { createMediaTools } from './tools.js';
 
 // What other modules may use besides the API: rules and errors they share.
 export { MediaToolMissingError, UnreadableClipError } from './ffmpeg.js';
+export { CENTRE, focusOf } from './focus.js';
 export { processImage, sniffImageFile, thumbnailOf, UnreadableImageError } from './images.js';
 export { userMediaPrefix } from './media.cleanup.js';
 export { createSignedUrlCache } from './signed-urls.js';

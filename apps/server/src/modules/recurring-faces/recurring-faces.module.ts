@@ -28,7 +28,11 @@ export function createRecurringFacesModule(context: ModuleContext, needs: Recurr
   const recurring = createRecurringFacesService({
     repo: createRecurringFacesRepository(context.database.db),
     vision: needs.vision,
-    frames: needs.analysis.frames,
+    // The same frames the analysis looked at (FaceActivity is the activity row as its repository reads it).
+    frames: {
+      load: async (activity: Parameters<typeof needs.analysis.frames.load>[0]) =>
+        (await needs.analysis.frames.load(activity)).frames,
+    },
     storage: context.storage,
     chat: needs.chat,
     memories: needs.memories,

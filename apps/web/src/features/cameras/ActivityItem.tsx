@@ -1,6 +1,7 @@
 import type { Activity } from '@homesitter/contract';
 import { Images, Play } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { focusStyle } from '../../shared/lib/focus';
 import { formatDuration } from './format';
 
 /** One past event in a camera's list: its picture (a button that opens it), time and description. */
@@ -32,7 +33,13 @@ export function ActivityItem({
         className="relative aspect-video w-36 shrink-0 overflow-hidden rounded-lg bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400 sm:w-44"
       >
         {activity.thumbnail_image_url ? (
-          <img src={activity.thumbnail_image_url} alt="" loading="lazy" className="size-full object-cover" />
+          <img
+            src={activity.thumbnail_image_url}
+            alt=""
+            loading="lazy"
+            className="size-full object-cover"
+            style={focusStyle(activity.focus)}
+          />
         ) : null}
         {isClip ? (
           <span className="absolute inset-0 flex items-center justify-center">

@@ -49,6 +49,7 @@ export function CameraCard({ camera }: { camera: Camera }) {
                 : t('card.snapshotAltNoTime', { name: camera.name })
             }
             className="aspect-video w-full"
+            focus={camera.snapshot_focus}
           />
         ) : (
           <div className="flex aspect-video items-center justify-center bg-slate-950 text-slate-400">

@@ -1,6 +1,8 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { PictureFocus } from '@homesitter/contract';
+import { focusStyle } from '../../shared/lib/focus';
 import { cn } from '../../shared/ui/cn';
 
 /**
@@ -15,9 +17,11 @@ interface SnapshotImageProps {
   /** Load at once (the main picture of a screen) rather than when scrolled near. */
   eager?: boolean;
   fit?: 'cover' | 'contain';
+  /** What a cover crop keeps in view (the server's detections); centred when absent. */
+  focus?: PictureFocus;
 }
 
-export function SnapshotImage({ src, alt, className, eager, fit = 'cover' }: SnapshotImageProps) {
+export function SnapshotImage({ src, alt, className, eager, fit = 'cover', focus }: SnapshotImageProps) {
   const { t } = useTranslation('cameras');
   // The address that failed: a new one (the next snapshot) replaces the picture in the same element.
   const [failed, setFailed] = useState<string | null>(null);
@@ -46,6 +50,7 @@ export function SnapshotImage({ src, alt, className, eager, fit = 'cover' }: Sna
       decoding="async"
       onLoad={() => setLoaded(shown)}
       onError={() => (shown === src ? setFailed(src) : setLoaded(null))}
+      style={fit === 'cover' ? focusStyle(focus) : undefined}
       className={cn('bg-slate-950', fit === 'cover' ? 'object-cover' : 'object-contain', className)}
     />
   );

@@ -30,6 +30,7 @@ const summary = (over: Partial<ActivitySummary>): ActivitySummary => ({
   notable_moments: [],
   text: '',
   thumbnail_image_url: null,
+  thumbnail_focus: { x: 0.5, y: 0.5 },
   created_at: '2025-06-10T02:05:00.000Z',
   ...over,
 });
@@ -79,6 +80,7 @@ describe('the highlights page', () => {
             camera_name: 'Door',
             description: 'A person walked up to the Door at 3:10 AM.',
             thumbnail_image_url: null,
+            thumbnail_focus: { x: 0.5, y: 0.5 },
             clip_url: null,
             hls_url: null,
           },
@@ -134,6 +136,7 @@ describe('the highlights page', () => {
             camera_name: 'Porch',
             description: 'A person walked up to the Porch at 3:10 AM.',
             thumbnail_image_url: null,
+            thumbnail_focus: { x: 0.5, y: 0.5 },
             clip_url: null,
             hls_url: null,
             is_unusual: true,

@@ -3,6 +3,7 @@ import { Car, PawPrint, Play, User, Users, Box } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusStyle } from '../../shared/lib/focus';
 import { formatInZone } from '../../shared/lib/time';
 import { Card } from '../../shared/ui/Card';
 
@@ -69,6 +70,7 @@ function Moments({
                 alt=""
                 loading="lazy"
                 className="h-12 w-20 shrink-0 rounded-md object-cover"
+                style={focusStyle(moment.thumbnail_focus)}
               />
             ) : null}
             <span className="min-w-0 flex-1">
@@ -124,7 +126,13 @@ export function DailySummaryCard({
   return (
     <Card aria-labelledby={headingId} className="overflow-hidden p-0" data-testid="daily-summary">
       {summary.thumbnail_image_url ? (
-        <img src={summary.thumbnail_image_url} alt="" className="aspect-[21/9] w-full object-cover" />
+        <img
+          src={summary.thumbnail_image_url}
+          alt=""
+          data-testid="summary-hero"
+          className="aspect-[21/9] w-full object-cover"
+          style={focusStyle(summary.thumbnail_focus)}
+        />
       ) : null}
       <div className="flex flex-col gap-3 p-5">
         <h2 id={headingId} className="text-base font-semibold text-white">
@@ -159,6 +167,7 @@ export function HourlyCard({
             alt=""
             loading="lazy"
             className="hidden h-24 w-36 shrink-0 rounded-lg object-cover sm:block"
+            style={focusStyle(summary.thumbnail_focus)}
           />
         ) : null}
         <div className="flex min-w-0 flex-1 flex-col gap-2">

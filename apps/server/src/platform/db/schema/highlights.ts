@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { NotableMoment } from '@homesitter/contract';
+
+/** Moments written before pictures had a focus have none; they are shown centred. */
+export type StoredNotableMoment = Omit<NotableMoment, 'thumbnail_focus'> &
+  Partial<Pick<NotableMoment, 'thumbnail_focus'>>;
 import { users } from './users.js';
 
 /**
@@ -21,7 +25,7 @@ export const activitySummaries = pgTable(
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
     counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
     recognisedNames: jsonb('recognised_names').$type<string[]>().notNull().default([]),
-    notableMoments: jsonb('notable_moments').$type<NotableMoment[]>().notNull().default([]),
+    notableMoments: jsonb('notable_moments').$type<StoredNotableMoment[]>().notNull().default([]),
     text: text('text').notNull(),
     thumbnailKey: text('thumbnail_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
