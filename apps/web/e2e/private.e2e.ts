@@ -106,8 +106,8 @@ describe('the public camera test for a signed-in user (issue 31, point 5)', () =
     await without.getByRole('link', { name: 'How camera setup works' }).waitFor();
     expect(await page.getByRole('link', { name: 'Sign up' }).count()).toBe(0);
     // How to start the helper is said once, under its downloads.
-    await page.getByText('this page finds it by itself', { exact: false }).waitFor();
-    expect(await page.getByText('this page finds it by itself', { exact: false }).count()).toBe(1);
+    await page.getByText('Then open the downloaded file', { exact: false }).waitFor();
+    expect(await page.getByText('Then open the downloaded file', { exact: false }).count()).toBe(1);
     expect(await without.getByText('Create your Homesitter account.').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Homesitter', exact: true }).getAttribute('href')).toBe('/');
     await context.close();
