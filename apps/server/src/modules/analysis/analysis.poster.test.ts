@@ -137,8 +137,8 @@ describe.runIf(hasFfmpeg())('a clip’s poster after the analysis', () => {
     expect(toLast).toBeLessThan(4);
     expect(await difference(poster, first!)).toBeGreaterThan(toLast + 4);
     expect(await difference(poster, arrivalPoster)).toBeGreaterThan(toLast + 4);
-    // And its crop keeps her: the upper part of her box (300..420 wide, from 120 down), not the centre.
-    expect(shown.focus).toEqual({ x: 0.469, y: 0.382 });
+    // And its crop keeps her: just above her box (300..420 wide, 120..420 down), not the centre.
+    expect(shown.focus).toEqual({ x: 0.469, y: 0.174 });
 
     // A retried job sees the media it looked at (the new poster included) and does not look again.
     const before = seen.length;

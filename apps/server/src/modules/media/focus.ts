@@ -10,8 +10,10 @@ export interface FocusObject {
 export const CENTRE: PictureFocus = { x: 0.5, y: 0.5 };
 
 /**
- * How far down the people's box the focus sits: a face is in the top eighth of a standing person and in the
- * top third of a portrait's head-and-shoulders box, so the point a crop keeps in frame is near the top.
+ * How far above the people's box the focus sits, as a share of its height. The detector's box of a close-up
+ * often starts at the chin or the shoulders (person-obama-1.jpg: its box begins below the face), so a focus
+ * inside the box cut a portrait's card at the eyes; for a standing person, whose box starts at the hair, the
+ * point lies just above the head, which a crop then keeps in frame.
  */
 export const HEAD_SHARE = 0.15;
 
@@ -19,7 +21,7 @@ const clamp01 = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 1000) / 
 
 /**
  * The point of a picture a crop should keep (fractions of its width and height, for CSS `object-position`):
- * the upper part of the people in it (the union of their boxes, so a group and their faces stay in frame),
+ * just above the people in it (the union of their boxes, so a group and their faces stay in frame),
  * else the middle of the largest vehicle or animal, else the centre. People in the background count only when
  * nobody stands closer.
  */
@@ -40,7 +42,7 @@ export function focusOf(
     const bottom = Math.max(...group.map((o) => o.box[1] + o.box[3]));
     return {
       x: clamp01((left + right) / 2 / width),
-      y: clamp01((top + HEAD_SHARE * (bottom - top)) / height),
+      y: clamp01((top - HEAD_SHARE * (bottom - top)) / height),
     };
   }
   const largest = boxed.reduce<(typeof boxed)[number] | undefined>(
