@@ -10,15 +10,8 @@ import { TextField } from '../../../shared/ui/TextField';
 import { useAddCamera, useCameras, useSites } from '../../cameras/api';
 import { cameraNameProblem } from '../../cameras/cameraName';
 import { SiteSelect } from '../../cameras/SiteSelect';
-import {
-  connectionFor,
-  deviceTitle,
-  loginFor,
-  selectedDevices,
-  type FlowAction,
-  type FlowState,
-  type Submitted,
-} from '../flow';
+import { connectionFor, selectedDevices, type FlowAction, type FlowState, type Submitted } from '../flow';
+import { DeviceFacts } from '../steps/DeviceFacts';
 
 /**
  * Step 4 on the phone: the same names and property as the helper's summary, then each camera is added to
@@ -120,8 +113,6 @@ export function PhoneSummaryStep({
       <ul className="flex flex-col gap-3" aria-label={t('summary.listLabel')}>
         {devices.map((device) => {
           const problem = problemOf(device.id);
-          const login = loginFor(state, device.id);
-          const test = state.tests[device.id];
           return (
             <li
               key={device.id}
@@ -137,16 +128,7 @@ export function PhoneSummaryStep({
                 onChange={(e) => dispatch({ type: 'setName', id: device.id, name: e.target.value })}
                 error={(tried || nameOf(device.id) !== '') && problem ? tc(`nameErrors.${problem}`) : null}
               />
-              <p className="text-xs text-slate-400">
-                {[
-                  deviceTitle(device),
-                  device.onvif ? 'ONVIF' : 'RTSP',
-                  login.username ? t('summary.login', { username: login.username }) : t('summary.noLogin'),
-                  test?.status === 'done' ? t(`test.verdicts.${test.result.verdict}`) : null,
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </p>
+              <DeviceFacts device={device} state={state} />
             </li>
           );
         })}

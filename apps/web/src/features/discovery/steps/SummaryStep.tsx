@@ -11,15 +11,8 @@ import { TextField } from '../../../shared/ui/TextField';
 import { useCameras, useSites } from '../../cameras/api';
 import { cameraNameProblem } from '../../cameras/cameraName';
 import { SiteSelect } from '../../cameras/SiteSelect';
-import {
-  connectionFor,
-  deviceTitle,
-  loginFor,
-  selectedDevices,
-  type FlowAction,
-  type FlowState,
-  type Submitted,
-} from '../flow';
+import { connectionFor, selectedDevices, type FlowAction, type FlowState, type Submitted } from '../flow';
+import { DeviceFacts } from './DeviceFacts';
 import { HELPER_ERROR_CODES } from '@homesitter/contract/runtime';
 import { isHelperError, isHelperGone } from '../helperClient';
 import { HelperSignIn, helperSignedInAs } from '../screens/HelperSignIn';
@@ -138,8 +131,6 @@ export function SummaryStep({
         {devices.map((device) => {
           const problem = problemOf(device.id);
           const show = tried || touched.includes(device.id);
-          const login = loginFor(state, device.id);
-          const test = state.tests[device.id];
           return (
             <li
               key={device.id}
@@ -158,16 +149,7 @@ export function SummaryStep({
                 }}
                 error={show && problem ? tc(`nameErrors.${problem}`) : null}
               />
-              <p className="text-xs text-slate-400">
-                {[
-                  deviceTitle(device),
-                  device.onvif ? 'ONVIF' : 'RTSP',
-                  login.username ? t('summary.login', { username: login.username }) : t('summary.noLogin'),
-                  test?.status === 'done' ? t(`test.verdicts.${test.result.verdict}`) : null,
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </p>
+              <DeviceFacts device={device} state={state} />
             </li>
           );
         })}
