@@ -3,6 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChatMessage } from '@homesitter/contract';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { serverPath } from '../src/platform/paths.js';
 import { cpuTicks, statusMb, visionChildren } from './proc.js';
 
@@ -150,4 +152,25 @@ export async function benchUser(base: string): Promise<{ authorization: string }
   const auth = { authorization: `Bearer ${session.idToken}` };
   await postJson(`${base}/api/users`, { timezone: 'Europe/Berlin' }, auth);
   return auth;
+}
+
+/**
+ * The app's realtime client as a bench sees it: alerts arrive as ReceiveMessage, and `waiting` holds, per camera
+ * name, who is waiting for that camera's next alert. Not started: a bench may listen to more before `start()`.
+ */
+export function alertListener(base: string, idToken: string) {
+  const waiting = new Map<string, (at: number, message: ChatMessage) => void>();
+  const hub = new HubConnectionBuilder()
+    .withUrl(`${base}/api/realtime`, {
+      accessTokenFactory: () => idToken,
+      transport: HttpTransportType.WebSockets,
+    })
+    .configureLogging(LogLevel.None)
+    .build();
+  hub.on('ReceiveMessage', (message: ChatMessage) => {
+    const at = performance.now();
+    const camera = message.role === 'agent' ? message.videos[0]?.camera_name : undefined;
+    if (camera) waiting.get(camera)?.(at, message);
+  });
+  return { hub, waiting };
 }

@@ -7,12 +7,11 @@
  * 60 s coalescing swallows no alert). Prints p50/p95 and the load average (the machine may be shared).
  */
 import { loadavg } from 'node:os';
-import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import type { ChatMessage } from '@homesitter/contract';
 import sharp from 'sharp';
 import { sdmDevice, sdmEvent, startFakeGoogle } from '../test/fake-google.js';
 import { fixturePath } from '../test/fixtures.js';
-import { postJson, startBenchServer } from './harness.js';
+import { alertListener, postJson, startBenchServer } from './harness.js';
 
 const CAMERAS = Number(process.env.BENCH_NEST_CAMERAS ?? 30);
 const P = 'bench-project';
@@ -62,19 +61,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  const waiting = new Map<string, (at: number, message: ChatMessage) => void>();
-  const hub = new HubConnectionBuilder()
-    .withUrl(`${server.base}/api/realtime`, {
-      accessTokenFactory: () => session.idToken,
-      transport: HttpTransportType.WebSockets,
-    })
-    .configureLogging(LogLevel.None)
-    .build();
-  hub.on('ReceiveMessage', (message: ChatMessage) => {
-    const at = performance.now();
-    const camera = message.role === 'agent' ? message.videos[0]?.camera_name : undefined;
-    if (camera) waiting.get(camera)?.(at, message);
-  });
+  const { hub, waiting } = alertListener(server.base, session.idToken);
   await hub.start();
 
   /** One Person event of the camera's device; answers ms from its pull to the alert, and the alert. */

@@ -18,7 +18,6 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import {
   mainAndSub,
   startOnvifSimulator,
@@ -30,7 +29,7 @@ import { Client } from 'basic-ftp';
 import sharp from 'sharp';
 import { resolveMediaTool } from '../src/modules/media/tool-paths.js';
 import { fixturePath } from '../test/fixtures.js';
-import { postJson, startBenchServer } from './harness.js';
+import { alertListener, postJson, startBenchServer } from './harness.js';
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50);
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 10);
@@ -115,19 +114,7 @@ try {
     );
 
   // The app's realtime client: alerts arrive as ReceiveMessage.
-  const waiting = new Map<string, (at: number, message: ChatMessage) => void>();
-  const hub = new HubConnectionBuilder()
-    .withUrl(`${server.base}/api/realtime`, {
-      accessTokenFactory: () => session.idToken,
-      transport: HttpTransportType.WebSockets,
-    })
-    .configureLogging(LogLevel.None)
-    .build();
-  hub.on('ReceiveMessage', (message: ChatMessage) => {
-    const at = performance.now();
-    const camera = message.role === 'agent' ? message.videos[0]?.camera_name : undefined;
-    if (camera) waiting.get(camera)?.(at, message);
-  });
+  const { hub, waiting } = alertListener(server.base, session.idToken);
   // When each event became an activity (before the AI looked at it): splits the latency in two.
   const created = new Map<string, number>();
   hub.on('ActivityCreated', (event: { camera_name: string | null }) => {
