@@ -305,12 +305,13 @@ export type CameraUploadCredentials = z.infer<typeof cameraUploadCredentialsSche
 /**
  * `GET /api/users/cameras/{name}/live`: what the player needs. Stream cameras: a WebSocket of fMP4 fragments
  * for Media Source Extensions and an HLS playlist as the fallback, both signed and expiring. Upload cameras
- * (`mode: snapshot`): their latest snapshot and its time.
+ * (`mode: snapshot`): their latest snapshot and its time. Nest cameras that stream only over WebRTC
+ * (`mode: webrtc`): the browser sends its offer through the server and plays Google's stream directly.
  */
 export const cameraLiveSchema = z.object({
   camera_name: z.string(),
   connection_type: cameraConnectionTypeSchema,
-  mode: z.enum(['stream', 'snapshot']),
+  mode: z.enum(['stream', 'snapshot', 'webrtc']),
   stream_status: cameraStreamStatusSchema.nullable(),
   mse_url: z.string().nullable().describe('WebSocket path: the init segment, then fMP4 fragments'),
   hls_url: z.string().nullable().describe('HLS playlist path (fMP4 segments)'),
@@ -322,5 +323,16 @@ export const cameraLiveSchema = z.object({
   snapshot_url: z.string().nullable(),
   snapshot_date_time_utc: z.string().nullable(),
   expires_at: z.string(),
+  notice: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the stream cannot start right now, for the viewer (e.g. Google's rate limit on a Nest camera), in the caller's language",
+    ),
+  retry_after_s: z
+    .number()
+    .int()
+    .nullable()
+    .describe('With notice: the player asks again after this many seconds (never sooner)'),
 });
 export type CameraLive = z.infer<typeof cameraLiveSchema>;

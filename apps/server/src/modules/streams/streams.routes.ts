@@ -62,6 +62,8 @@ export function registerStreamRoutes(
       snapshot_url: camera.snapshot_url,
       snapshot_date_time_utc: camera.snapshot_date_time_utc,
       expires_at: new Date(exp * 1000).toISOString(),
+      notice: null,
+      retry_after_s: null,
     };
     const pipe = base.mode === 'stream' ? live(camera.camera_uuid) : undefined;
     if (pipe) {

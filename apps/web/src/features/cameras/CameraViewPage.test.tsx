@@ -25,6 +25,8 @@ const live: CameraLive = {
   snapshot_url: '/media/a.jpg?sig=1',
   snapshot_date_time_utc: '2026-11-25T10:00:00Z',
   expires_at: new Date(Date.now() + 600_000).toISOString(),
+  notice: null,
+  retry_after_s: null,
 };
 
 function Where() {

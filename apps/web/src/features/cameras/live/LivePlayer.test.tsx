@@ -21,6 +21,8 @@ const live: CameraLive = {
   snapshot_url: null,
   snapshot_date_time_utc: null,
   expires_at: new Date(Date.now() + 600_000).toISOString(),
+  notice: null,
+  retry_after_s: null,
 };
 
 function renderPlayer(

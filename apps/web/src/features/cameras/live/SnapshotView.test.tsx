@@ -28,6 +28,8 @@ const snapshotLive = (url: string | null, time: string | null): CameraLive => ({
   snapshot_url: url,
   snapshot_date_time_utc: time,
   expires_at: new Date(Date.now() + 600_000).toISOString(),
+  notice: null,
+  retry_after_s: null,
 });
 
 function renderLive(lastActivity: string | null = null) {
