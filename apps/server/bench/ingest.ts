@@ -23,6 +23,7 @@ import sharp from 'sharp';
 import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { FFMPEG } from '../test/clips.js';
 import { postJson, startBenchServer } from './harness.js';
+import { CLOCK_TICKS, cpuTicks } from './proc.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -154,6 +155,9 @@ try {
   await Promise.all(clients.map((c, i) => c.uploadFrom(Readable.from([jpeg]), `/Warm ${i}/w.jpg`)));
 
   let acked = 0;
+  // The server's CPU time per event tells a change's cost even on a busy machine, where events/s mostly
+  // tells how much of the CPU the server got.
+  const ticksAtStart = cpuTicks(server.pid) ?? 0;
   const started = performance.now();
   const stopAt = started + DURATION_S * 1000;
   let refused = 0;
@@ -172,6 +176,7 @@ try {
   );
   const elapsedS = (performance.now() - started) / 1000;
   const rssAfterLoad = server.peakRssMb();
+  const ticksAfterLoad = cpuTicks(server.pid) ?? 0;
 
   // Wait until every snapshot is in an activity (the list shows each activity's snapshots). The list is read
   // once a second, and with a camera per upload only once every activity was announced: read more often, the
@@ -203,6 +208,7 @@ try {
     `accepted ${acked} (${(acked / elapsedS).toFixed(1)} events/s)`,
     `failed ${refused}`,
     `peak RSS during load ${rssAfterLoad} MB`,
+    `server CPU ${(((ticksAfterLoad - ticksAtStart) * 1000) / CLOCK_TICKS / Math.max(1, acked)).toFixed(1)} ms per event`,
   ];
   console.log(loadLine.join('   '));
   if (CLIPS > 0) {

@@ -32,12 +32,11 @@ import WebSocket from 'ws';
 import { chromiumLaunchOptions } from '../../web/scripts/chromium.mjs';
 import { serverPath } from '../src/platform/paths.js';
 import { postJson, startBenchServer } from './harness.js';
-import { cpuTicks } from './proc.js';
+import { CLOCK_TICKS, cpuTicks } from './proc.js';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
 const CAMERAS = Number(process.env.BENCH_CAMERAS ?? 8);
 const LOGIN = { username: 'bench', password: 'bench-camera-pass' };
-const TICKS_PER_S = 100;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -118,7 +117,7 @@ async function coreShare(pid: number, seconds: number): Promise<Record<Part, num
   const before = treeTicks(pid);
   await sleep(seconds * 1000);
   const after = treeTicks(pid);
-  const share = (part: Part) => (after[part] - before[part]) / TICKS_PER_S / seconds;
+  const share = (part: Part) => (after[part] - before[part]) / CLOCK_TICKS / seconds;
   const parts = { server: share('server'), ffmpeg: share('ffmpeg'), vision: share('vision') };
   return { ...parts, all: parts.server + parts.ffmpeg + parts.vision };
 }

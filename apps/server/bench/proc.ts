@@ -13,6 +13,9 @@ export function statusMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): numbe
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux on every architecture Node runs on). */
+export const CLOCK_TICKS = 100;
+
 /** CPU time a process has used so far, in clock ticks (user + system), or undefined once it is gone. */
 export function cpuTicks(pid: number): number | undefined {
   try {

@@ -188,9 +188,16 @@ export function createIngestRepository(db: Db) {
     async findResent(rows: NewUploadRow[], tx: Db): Promise<Map<string, string>> {
       const hashed = rows.filter((r) => r.contentSha256);
       if (hashed.length === 0) return new Map();
+      // All of a group's locks in one statement (one round trip, not one per file), in a fixed order so two
+      // instances committing overlapping groups cannot deadlock.
       const locks = [...new Set(hashed.map((r) => `${r.userId}:${r.contentSha256}`))].sort();
-      for (const key of locks)
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const keys = sql.join(
+        locks.map((key) => sql`${key}`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from (select unnest(array[${keys}]::text[]) as k order by 1) as ordered`,
+      );
       const values = sql.join(
         hashed.map(
           (r) =>
