@@ -10,17 +10,15 @@
  * are answered gzipped (KB/answer is what went over the wire).
  * The load comes from `load.ts` (closed loop, keep-alive connections); why not autocannon is said there.
  */
-import { readFileSync } from 'node:fs';
 import { seedConversation } from './chat-seed.js';
 import { benchUser, postJson, startBenchServer } from './harness.js';
 import { load } from './load.js';
+import { CLOCK_TICKS, cpuTicks } from './proc.js';
 import { MEMORIES_USER, twoHundredMemoriesWithAThousandPhotos, uploadPeakRss } from './memories.js';
 
 /** What every real client sends besides its token. */
 const CLIENT_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux). */
-const TICKS_PER_S = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 interface Scenario {
@@ -90,8 +88,7 @@ const server = await startBenchServer({
 });
 /** User + system CPU time of the server process so far, in ms (Linux /proc). */
 function serverCpuMs(): number {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  return ((cpuTicks(server.pid) ?? 0) * 1000) / CLOCK_TICKS;
 }
 
 try {
