@@ -23,8 +23,8 @@ export function nestLinkLost(language: string, setupUrl: string): { title: strin
 export function nestLiveNotice(language: string, rateLimited: boolean, seconds: number): string {
   if (language === 'de')
     return rateLimited
-      ? `Google begrenzt gerade die Live-Ansichten dieser Kamera; neuer Versuch in ${seconds} s.`
-      : `Google hat die Live-Ansicht dieser Kamera gerade nicht gestartet; neuer Versuch in ${seconds} s.`;
+      ? `Google begrenzt gerade die Live-Bilder dieser Kamera; neuer Versuch in ${seconds} s.`
+      : `Google hat das Live-Bild dieser Kamera gerade nicht gestartet; neuer Versuch in ${seconds} s.`;
   return rateLimited
     ? `Google is limiting live views of this camera right now; trying again in ${seconds} s.`
     : `Google did not start the live view of this camera just now; trying again in ${seconds} s.`;
