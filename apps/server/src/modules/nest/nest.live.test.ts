@@ -222,6 +222,21 @@ describe('Nest live view of an RTSP camera', () => {
   });
 });
 
+describe('HLS viewers', () => {
+  it('keep the session while they ask for the playlist, and it stops once they stopped asking', async () => {
+    const live = await liveOf('Porch');
+    const stopped = google.state.rtspStopped;
+    await clock.advance(LINGER_MS - 5000);
+    // A playlist request counts as watching (whether or not a segment is ready yet).
+    await fetch(`${base}${live.hls_url}`);
+    await clock.advance(LINGER_MS - 5000);
+    expect(t.modules.nest.liveSessions()).toBe(1);
+    await clock.advance(6000);
+    expect(t.modules.nest.liveSessions()).toBe(0);
+    expect(google.state.rtspStopped).toBe(stopped + 1);
+  });
+});
+
 describe("Google's rate limit", () => {
   it('backs off with a notice and retry_after_s, and never asks Google in a loop', async () => {
     google.state.rateLimited = true;
