@@ -116,6 +116,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
       live: live.live,
       /** Live sessions running now (tests, benches). */
       liveSessions: () => live.sessions(),
+      /** The MSE viewers of a camera's live session (tests). */
       liveViewers: (cameraId: string) => live.viewers(cameraId),
     },
     routes: (app, { guards }) => {
