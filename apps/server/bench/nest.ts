@@ -5,15 +5,23 @@
  * sends one Person event whose GenerateImage picture is a 1280×720 frame with a person; the time from the
  * message being pulled to the agent's alert arriving at a SignalR client is measured (each camera once, so the
  * 60 s coalescing swallows no alert). Prints p50/p95 and the load average (the machine may be shared).
+ *
+ * Then the live first frame of a Nest RTSP camera: the fake's GenerateRtspStream points at an RTSP server of
+ * the tests (@homesitter/cameras/testing) fed a 1280×720 15 fps scene; each round times GET /live to the first
+ * media fragment (moof) at an MSE socket opened right after it, then leaves and waits until the server has
+ * stopped the stream (StopRtspStream, after the grace), so every round generates and pulls anew.
  */
 import { loadavg } from 'node:os';
-import type { ChatMessage } from '@homesitter/contract';
+import { publishScene, startRtspServer } from '@homesitter/cameras/testing';
+import type { CameraLive, ChatMessage } from '@homesitter/contract';
 import sharp from 'sharp';
+import WebSocket from 'ws';
 import { sdmDevice, sdmEvent, startFakeGoogle } from '../test/fake-google.js';
 import { fixturePath } from '../test/fixtures.js';
 import { alertListener, postJson, startBenchServer } from './harness.js';
 
 const CAMERAS = Number(process.env.BENCH_NEST_CAMERAS ?? 30);
+const LIVE_ROUNDS = Number(process.env.BENCH_NEST_LIVE_ROUNDS ?? 6);
 const P = 'bench-project';
 const PERSON = 'sdm.devices.events.CameraPerson.Person';
 /** Longest wait for one alert before the run counts it as lost. */
@@ -23,7 +31,11 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+const rtsp = await startRtspServer();
+const scene = await publishScene(rtsp.url('/nest'), 'clock', { width: 1280, height: 720, fps: 15 });
+await rtsp.waitForPublisher('/nest');
 const google = await startFakeGoogle(P);
+google.state.rtspUrl = () => rtsp.url('/nest');
 google.state.image = await sharp(fixturePath('person-obama-1.jpg'))
   .resize(1280, 720, { fit: 'contain', background: '#202428' })
   .jpeg({ quality: 85 })
@@ -108,7 +120,55 @@ try {
       .join(' ')}`,
   );
   await hub.stop();
+
+  /** GET /live of a Nest camera to the first fragment at an MSE socket opened right after; ms. */
+  async function liveFirstFrame(camera: string): Promise<number> {
+    const started = performance.now();
+    const res = await fetch(`${server.base}/api/users/cameras/${encodeURIComponent(camera)}/live`, {
+      headers: auth,
+    });
+    const live = ((await res.json()) as { data: CameraLive }).data;
+    if (!live.mse_url) throw new Error(`no live stream for ${camera}: ${live.notice ?? live.stream_status}`);
+    const socket = new WebSocket(`${server.base.replace('http', 'ws')}${live.mse_url}`);
+    const at = await new Promise<number>((resolve, reject) => {
+      socket.on('message', (data, isBinary) => {
+        if (isBinary && (data as Buffer).subarray(4, 8).toString() === 'moof') resolve(performance.now());
+      });
+      socket.on('error', reject);
+      socket.on('close', () => reject(new Error(`${camera}: live socket closed before a frame`)));
+    });
+    socket.removeAllListeners('close');
+    socket.close();
+    return at - started;
+  }
+
+  const firstFrames: number[] = [];
+  for (let round = 0; round < LIVE_ROUNDS; round++) {
+    const stopped = google.state.rtspStopped;
+    firstFrames.push(await liveFirstFrame(names[1]!));
+    // The session ends after its grace without viewers: the next round starts from nothing again.
+    while (google.state.rtspStopped === stopped) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const frames = [...firstFrames].sort((a, b) => a - b);
+  console.log(
+    `bench:nest — live first frame of a Nest RTSP camera (GET /live → GenerateRtspStream → ffmpeg pull → first fragment at an MSE socket, 1280×720 15 fps), ${LIVE_ROUNDS} rounds`,
+  );
+  console.log(
+    [
+      `p50 ${ms(percentile(frames, 50))}`,
+      `p95 ${ms(percentile(frames, 95))}`,
+      `min ${ms(frames[0] ?? NaN)}`,
+      `max ${ms(frames[frames.length - 1] ?? NaN)}`,
+    ].join('   '),
+  );
+  console.log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await server.stop();
   await google.close();
+  await scene.stop();
+  await rtsp.close();
 }

@@ -13,6 +13,7 @@ import { createHighlightsModule } from './modules/highlights/highlights.module.j
 import { createIngestModule, privateEventsToday } from './modules/ingest/ingest.module.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { createMemoriesModule } from './modules/memories/memories.module.js';
+import type { LiveClock } from './modules/nest/nest.live.js';
 import { createNestModule } from './modules/nest/nest.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -41,6 +42,8 @@ export interface AppDeps extends Adapters {
   createStreamPipe?: CameraPipeFactory;
   /** Stands in for the 30 s a desktop helper's live relay goes on without viewers (tests). */
   helperLiveLingerMs?: number;
+  /** The Nest live sessions' clock and linger (tests). */
+  nestLive?: { clock?: LiveClock; lingerMs?: number };
   /** The clock of billing's refund preview (tests share it with their fake Stripe). */
   billingNow?: () => Date;
 }
@@ -118,6 +121,11 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     media: media.api,
     createPipe: deps.createStreamPipe,
     relayedLive: helper.api.live,
+    // Nest cameras are watched on demand; their module is built later and asked only when a viewer comes.
+    onDemandLive: {
+      open: (camera) => nest.api.live.open(camera),
+      live: (cameraId) => nest.api.live.live(cameraId),
+    },
   });
   const chat = createChatModule(context, {
     caches,
@@ -188,6 +196,8 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     ingest: ingest.api,
     activities: activities.api,
     secrets: deps.secrets,
+    streams: streams.api,
+    live: deps.nestLive,
   });
   const highlights = createHighlightsModule(context, { users: users.api, media: media.api, llm: deps.llm });
 

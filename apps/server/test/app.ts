@@ -43,6 +43,8 @@ export interface TestAppOptions {
   analysis?: boolean;
   /** How long a desktop helper's live relay goes on without viewers (30 s in the server). */
   helperLiveLingerMs?: number;
+  /** The Nest live sessions' clock and how long one goes on without viewers (20 s in the server). */
+  nestLive?: AppDeps['nestLive'];
   /** The clock of billing's refund preview (a fake Stripe's own, so amounts do not depend on test speed). */
   billingNow?: () => Date;
   /** Another instance's fan-out end (test/linked-fanout.ts), to run two instances of the server in one test. */
@@ -85,6 +87,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.analysis === false ? { analysis: false } : {}),
     ...(options.helperLiveLingerMs !== undefined ? { helperLiveLingerMs: options.helperLiveLingerMs } : {}),
     ...(options.billingNow ? { billingNow: options.billingNow } : {}),
+    ...(options.nestLive ? { nestLive: options.nestLive } : {}),
   };
   const { app, modules, jobs } = await createServer(deps);
   await app.ready();

@@ -14,7 +14,12 @@ import type { TestApp, TestUser } from './app.js';
  *   `{access_token, expires_in, refresh_token?, scope, token_type}` or `400 {"error":"invalid_grant"}`, and
  *   `POST /revoke` (https://developers.google.com/identity/protocols/oauth2/web-server);
  * - SDM `GET /v1/enterprises/{project}/devices` answering `{devices:[…]}` with a bearer token
- *   (https://developers.google.com/nest/device-access/reference/rest/v1/enterprises.devices/list).
+ *   (https://developers.google.com/nest/device-access/reference/rest/v1/enterprises.devices/list);
+ * - `CameraLiveStream` commands (https://developers.google.com/nest/device-access/traits/device/camera-live-stream):
+ *   `GenerateRtspStream` answers `results: {streamUrls: {rtspUrl}, streamExtensionToken, streamToken,
+ *   expiresAt}` (the URL from `state.rtspUrl`, e.g. the tests' RTSP server, with `?auth=<streamToken>`),
+ *   `ExtendRtspStream` (`params.streamExtensionToken`) answers `results: {streamExtensionToken, streamToken,
+ *   expiresAt}`, `StopRtspStream` answers `{}`; 429 RESOURCE_EXHAUSTED on demand.
  */
 export async function startFakeGoogle(projectId = 'test-project') {
   const clientId = `${randomBytes(6).toString('hex')}.apps.googleusercontent.com`;
@@ -45,9 +50,22 @@ export async function startFakeGoogle(projectId = 'test-project') {
     acknowledged: [] as string[],
     serviceAccountGrants: 0,
     rtspGenerated: 0,
+    rtspExtended: 0,
     rtspStopped: 0,
+    /** Where a generated stream points (its `auth` query is added): the tests' RTSP server, or nowhere. */
+    rtspUrl: (() => 'rtsps://127.0.0.1:1/stream') as () => string,
+    /** How long a generated or extended stream lives (Google: 5 minutes). */
+    rtspLifeMs: 5 * 60_000,
+    /** The clock of the streams' `expiresAt` (a test driving the server's live clock passes that one). */
+    now: (() => Date.now()) as () => number,
+    /** ExtendRtspStream answers 400 FAILED_PRECONDITION (as for a stream that cannot be extended). */
+    failExtend: false,
     /** Every command answers 429 (the per-device rate limit). */
     rateLimited: false,
+    /** The Retry-After (seconds) a 429 carries, if any. */
+    retryAfterS: null as number | null,
+    /** Live-stream commands answered 429. */
+    rateLimitedCommands: 0,
     /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
     failImage: false,
   };
@@ -56,6 +74,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
   const outstanding = new Map<string, { messageId: string; data: string }>();
   const waiters: (() => void)[] = [];
   const images = new Map<string, string>();
+  /** The extension tokens of the RTSP streams live now. */
+  const streams = new Set<string>();
   let messageSeq = 0;
   const subscription = `projects/${projectId}/subscriptions/nest-events`;
 
@@ -196,22 +216,54 @@ export async function startFakeGoogle(projectId = 'test-project') {
         if (!accessTokens.has(bearer)) return reply(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
           command: string;
-          params: { eventId?: string };
+          params: { eventId?: string; streamExtensionToken?: string };
         };
-        if (state.rateLimited) return reply(429, { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+        if (state.rateLimited) {
+          if (body.command.includes('.CameraLiveStream.')) state.rateLimitedCommands += 1;
+          if (state.retryAfterS) res.setHeader('retry-after', String(state.retryAfterS));
+          return reply(429, {
+            error: {
+              code: 429,
+              message: 'Rate limited for the ExecuteDeviceCommand',
+              status: 'RESOURCE_EXHAUSTED',
+            },
+          });
+        }
+        const expiresAt = () => new Date(state.now() + state.rtspLifeMs).toISOString();
         if (body.command === 'sdm.devices.commands.CameraLiveStream.GenerateRtspStream') {
           state.rtspGenerated += 1;
+          const streamToken = randomBytes(6).toString('hex');
+          const extension = `ext-${randomBytes(6).toString('hex')}`;
+          streams.add(extension);
+          const rtspUrl = new URL(state.rtspUrl());
+          rtspUrl.searchParams.set('auth', streamToken);
           return reply(200, {
             results: {
-              streamUrls: { rtspUrl: `rtsps://127.0.0.1:1/${randomBytes(6).toString('hex')}?auth=x` },
-              streamExtensionToken: `ext-${randomBytes(6).toString('hex')}`,
+              streamUrls: { rtspUrl: rtspUrl.toString() },
+              streamExtensionToken: extension,
+              streamToken,
+              expiresAt: expiresAt(),
+            },
+          });
+        }
+        if (body.command === 'sdm.devices.commands.CameraLiveStream.ExtendRtspStream') {
+          const token = body.params.streamExtensionToken ?? '';
+          if (state.failExtend || !streams.delete(token))
+            return reply(400, { error: { code: 400, status: 'FAILED_PRECONDITION' } });
+          state.rtspExtended += 1;
+          const extension = `ext-${randomBytes(6).toString('hex')}`;
+          streams.add(extension);
+          return reply(200, {
+            results: {
+              streamExtensionToken: extension,
               streamToken: randomBytes(6).toString('hex'),
-              expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+              expiresAt: expiresAt(),
             },
           });
         }
         if (body.command === 'sdm.devices.commands.CameraLiveStream.StopRtspStream') {
           state.rtspStopped += 1;
+          streams.delete(body.params.streamExtensionToken ?? '');
           return reply(200, {});
         }
         if (body.command !== 'sdm.devices.commands.CameraEventImage.GenerateImage')

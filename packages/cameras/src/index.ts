@@ -15,6 +15,7 @@ export { createMp4Reader, inspectFragment, parseInit, Mp4Error, type InitSegment
 export { createFragmentBuffer, type FragmentBuffer } from './fragment-buffer.js';
 export { createLiveHub, type LiveHub, type LiveViewer } from './live-hub.js';
 export { createHls, type Hls } from './hls.js';
+export { createStreamPull, type StreamPull } from './stream-pull.js';
 export {
   discoverCameras,
   NOT_A_CAMERA_REASON,

@@ -21,10 +21,20 @@ export class NestProviderError extends Error {
   constructor(
     message: string,
     readonly status: number | null = null,
+    /** Google's `Retry-After` (seconds) on a 429, when it gave one. */
+    readonly retryAfterS: number | null = null,
   ) {
     super(message);
     this.name = 'NestProviderError';
   }
+}
+
+/** A generated (or extended) RTSP stream of a camera (`CameraLiveStream`). */
+export interface RtspStream {
+  /** Google's stream address (not user input: `CAMERA_NETWORKS` does not apply). */
+  rtspUrl: string;
+  extensionToken: string;
+  expiresAt: Date;
 }
 
 export interface NestTokens {
@@ -97,6 +107,70 @@ export function createNestGoogle(config: NestGoogleConfig) {
     };
   }
 
+  /**
+   * One `CameraLiveStream` command (https://developers.google.com/nest/device-access/traits/device/camera-live-stream);
+   * a 429 (RESOURCE_EXHAUSTED, the per-device rate limit) carries Google's Retry-After when it gave one.
+   */
+  async function liveCommand(
+    accessToken: string,
+    deviceName: string,
+    name: string,
+    params: Record<string, string>,
+  ): Promise<Record<string, unknown>> {
+    const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ command: `sdm.devices.commands.CameraLiveStream.${name}`, params }),
+    });
+    if (!res.ok) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new NestProviderError(
+        `${name} answered ${res.status}`,
+        res.status,
+        Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : null,
+      );
+    }
+    return ((await res.json()) as { results?: Record<string, unknown> }).results ?? {};
+  }
+
+  function rtspStream(name: string, results: Record<string, unknown>, rtspUrl?: string): RtspStream {
+    const urls = results.streamUrls as { rtspUrl?: unknown } | undefined;
+    const url = rtspUrl ?? urls?.rtspUrl;
+    const token = results.streamExtensionToken;
+    const expiresAt = new Date(String(results.expiresAt));
+    if (typeof url !== 'string' || typeof token !== 'string' || Number.isNaN(expiresAt.getTime()))
+      throw new NestProviderError(`${name} answered no stream`);
+    return { rtspUrl: url, extensionToken: token, expiresAt };
+  }
+
+  /** `GenerateRtspStream`: a stream address that lives until `expiresAt` (about 5 minutes) unless extended. */
+  async function generateRtsp(accessToken: string, deviceName: string): Promise<RtspStream> {
+    return rtspStream(
+      'GenerateRtspStream',
+      await liveCommand(accessToken, deviceName, 'GenerateRtspStream', {}),
+    );
+  }
+
+  /** `ExtendRtspStream`: the same address for longer, with a new extension token and expiry. */
+  async function extendRtsp(
+    accessToken: string,
+    deviceName: string,
+    stream: RtspStream,
+  ): Promise<RtspStream> {
+    const results = await liveCommand(accessToken, deviceName, 'ExtendRtspStream', {
+      streamExtensionToken: stream.extensionToken,
+    });
+    // The address carries the stream token (`auth=`): a reconnect after the extension needs the new one.
+    const url = new URL(stream.rtspUrl);
+    if (typeof results.streamToken === 'string' && url.searchParams.has('auth'))
+      url.searchParams.set('auth', results.streamToken);
+    return rtspStream('ExtendRtspStream', results, url.toString());
+  }
+
+  async function stopRtsp(accessToken: string, deviceName: string, extensionToken: string): Promise<void> {
+    await liveCommand(accessToken, deviceName, 'StopRtspStream', { streamExtensionToken: extensionToken });
+  }
+
   return {
     /** The Partner Connections Manager's consent address for this state. */
     consentUrl(state: string): string {
@@ -163,23 +237,16 @@ export function createNestGoogle(config: NestGoogleConfig) {
 
     /**
      * Checks that a device's RTSP stream can be had: `GenerateRtspStream`, then `StopRtspStream` with its
-     * extension token (https://developers.google.com/nest/device-access/traits/device/camera-live-stream).
+     * extension token.
      */
     async probeRtsp(accessToken: string, deviceName: string): Promise<void> {
-      const command = async (name: string, params: Record<string, string>) => {
-        const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ command: `sdm.devices.commands.CameraLiveStream.${name}`, params }),
-        });
-        if (!res.ok) throw new NestProviderError(`${name} answered ${res.status}`, res.status);
-        return ((await res.json()) as { results?: Record<string, unknown> }).results ?? {};
-      };
-      const stream = await command('GenerateRtspStream', {});
-      const token = stream.streamExtensionToken;
-      if (typeof token !== 'string') throw new NestProviderError('GenerateRtspStream answered no stream');
-      await command('StopRtspStream', { streamExtensionToken: token });
+      const stream = await generateRtsp(accessToken, deviceName);
+      await stopRtsp(accessToken, deviceName, stream.extensionToken);
     },
+
+    generateRtsp,
+    extendRtsp,
+    stopRtsp,
 
     /** `GET enterprises/{project}/devices`: every device the user shared with this project. */
     async listDevices(accessToken: string): Promise<SdmDevice[]> {

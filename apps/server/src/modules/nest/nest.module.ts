@@ -6,9 +6,11 @@ import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { ChatApi } from '../chat/chat.module.js';
 import type { ActivitiesApi } from '../activities/activities.module.js';
 import type { IngestApi } from '../ingest/ingest.module.js';
+import type { StreamsApi } from '../streams/streams.module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { createNestGoogle } from './nest.google.js';
 import { createNestEvents } from './nest.events.js';
+import { createNestLive, type LiveClock } from './nest.live.js';
 import { registerNestWorkers, scheduleNestJobs, startNestPuller } from './nest.jobs.js';
 import { PUBSUB_SCOPE } from './nest.google.js';
 import { createPubsub, createServiceAccountTokens } from './nest.pubsub.js';
@@ -25,6 +27,10 @@ export interface NestNeeds {
   /** A later message of an event session adds Nest's verdict to the session's activity. */
   activities: Pick<ActivitiesApi, 'addCameraVerdict' | 'loadContext' | 'updateDescriptions'>;
   secrets: SecretBox;
+  /** Live view on demand: a live-only pull per watched camera, on the instance that pulls. */
+  streams: Pick<StreamsApi, 'livePull' | 'pulling'>;
+  /** The live sessions' clock and how long one goes on without viewers (tests). */
+  live?: { clock?: LiveClock; lingerMs?: number };
 }
 
 /**
@@ -72,6 +78,33 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     eventClip: (userId, previewUrl) => service.eventClip(userId, previewUrl),
     log,
   });
+  const live = createNestLive({
+    target: async (cameraId) => {
+      const device = await service.linkedDevice(cameraId);
+      if (!device) return undefined;
+      const camera = (await needs.cameras.nest.ofUser(device.userId)).find((c) => c.id === cameraId);
+      if (!camera) return undefined;
+      const owner = await needs.users.findRowById(device.userId);
+      return {
+        userId: device.userId,
+        deviceName: device.deviceName,
+        rtsp: device.protocols.includes('RTSP'),
+        isPrivate: camera.isPrivate,
+        language: owner?.preferredLanguage ?? 'en',
+      };
+    },
+    google: service.rtsp,
+    livePull: needs.streams.livePull,
+    enabled: configured && needs.streams.pulling,
+    log,
+    ...needs.live,
+  });
+  // A camera removed or made private, or the link lost (its cameras fail): its live session ends.
+  const recheck = ({ userId }: { userId: string }) =>
+    void live.recheck(userId).catch((err: unknown) => log.warn({ err }, 'nest: live sessions not checked'));
+  context.events.on('cameras.changed', recheck);
+  context.events.on('user.privacy-changed', recheck);
+  context.events.on('user.deleted', recheck);
   const subscription = configured ? config.NEST_PUBSUB_SUBSCRIPTION : undefined;
   let stopPuller: (() => Promise<void>) | null = null;
 
@@ -79,15 +112,24 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     api: {
       /** One account's devices now (tests; the job does the same every few minutes). */
       sync: (userId: string) => service.sync(userId),
+      /** The live view of Nest cameras that offer RTSP (the streams module's live routes ask it). */
+      live: live.live,
+      /** Live sessions running now (tests, benches). */
+      liveSessions: () => live.sessions(),
+      /** The MSE viewers of a camera's live session (tests). */
+      liveViewers: (cameraId: string) => live.viewers(cameraId),
     },
-    routes: (app, { guards }) =>
+    routes: (app, { guards }) => {
       registerNestRoutes(app, {
         service,
         users: needs.users,
         guards,
         publicUrl: config.PUBLIC_URL,
         guideFile: serverPath('..', '..', 'docs', 'nest.md'),
-      }),
+      });
+      // At shutdown every live session ends, and Google's streams are stopped (best effort).
+      app.addHook('preClose', () => live.close());
+    },
     workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
     schedule: async (jobs) => {
       if (configured) await scheduleNestJobs(jobs);

@@ -5,7 +5,7 @@ import type { SecretBox } from '../../platform/secrets.js';
 import type { NestCameraRow, NestCameras } from '../cameras/cameras.module.js';
 import { describeNestDevice } from './nest.devices.js';
 import { nestErrors } from './nest.errors.js';
-import { NestGrantError, NestProviderError, type NestGoogle } from './nest.google.js';
+import { NestGrantError, NestProviderError, type NestGoogle, type RtspStream } from './nest.google.js';
 import type { NestLinkRow, NestRepository } from './nest.repository.js';
 
 /** The additional data a link's state is encrypted with: a camera login copied here does not decrypt. */
@@ -154,8 +154,45 @@ export function createNestService(deps: NestServiceDeps) {
     await repo.markSynced(userId, now());
   }
 
+  /** A command with the owner's token; Google refusing the grant loses the link (cameras failed, told once). */
+  async function asOwner<T>(
+    userId: string,
+    work: (google: NestGoogle, token: string) => Promise<T>,
+  ): Promise<T> {
+    const link = await repo.findLink(userId);
+    if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
+    try {
+      return await work(google, await accessToken(link)).catch(async (err: unknown) => {
+        // An access token Google dropped before its time: one fresh one, then Google's word stands.
+        if (!(err instanceof NestProviderError && err.status === 401)) throw err;
+        return work(google, await accessToken(link, true));
+      });
+    } catch (err) {
+      if (err instanceof NestGrantError) await linkLost(userId);
+      throw err;
+    }
+  }
+
   return {
     configured: google !== null,
+
+    /** A camera's RTSP live stream, with its owner's token (nest.live.ts keeps the sessions). */
+    rtsp: {
+      generate: (userId: string, deviceName: string) =>
+        asOwner(userId, (g, token) => g.generateRtsp(token, deviceName)),
+      extend: (userId: string, deviceName: string, stream: RtspStream) =>
+        asOwner(userId, (g, token) => g.extendRtsp(token, deviceName, stream)),
+      stop: (userId: string, deviceName: string, stream: RtspStream) =>
+        asOwner(userId, (g, token) => g.stopRtsp(token, deviceName, stream.extensionToken)),
+    },
+
+    /** The Nest device of a camera, when its owner's link stands; undefined otherwise. */
+    async linkedDevice(cameraId: string) {
+      const device = await repo.findDeviceOfCamera(cameraId);
+      if (!device) return undefined;
+      const link = await repo.findLink(device.userId);
+      return link?.status === 'linked' ? device : undefined;
+    },
 
     async status(userId: string): Promise<NestLink> {
       const link = await repo.findLink(userId);

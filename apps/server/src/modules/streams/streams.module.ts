@@ -6,7 +6,8 @@ import type { IngestApi } from '../ingest/ingest.module.js';
 import type { MediaApi } from '../media/media.module.js';
 import { createConfigurationRunner } from './streams.configuration.js';
 import { createPipeFactory } from './streams.pipe-factory.js';
-import type { CameraPipeFactory, LivePipe } from './streams.pipe.js';
+import { createLivePull } from './streams.live-pull.js';
+import type { CameraPipeFactory, LivePipe, OnDemandLive } from './streams.pipe.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { createSupervision } from './streams.supervision.js';
 
@@ -21,6 +22,8 @@ export interface StreamsNeeds {
   createPipe?: CameraPipeFactory;
   /** The live side of a camera the desktop helper bridges, relayed by the helper module, or undefined. */
   relayedLive?: (cameraId: string) => LivePipe | undefined;
+  /** Cameras watched on demand (Nest), whose module is built later: asked only when a viewer comes. */
+  onDemandLive?: OnDemandLive;
 }
 
 /**
@@ -78,11 +81,19 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
       configurationsSettled: () => configuration.settled(),
       /** The live pipe of a camera being pulled (tests, benches). */
       pipe: (cameraId: string) => supervision.pipe(cameraId),
+      /** Whether this instance pulls (and serves `/api/live/`): on-demand sessions run only here. */
+      pulling: config.STREAMS_ENABLED,
+      /** A live-only pull for a camera watched on demand (no motion, clips or snapshots). */
+      livePull: () => createLivePull({ ffmpegPath: needs.media.toolPaths.ffmpeg, log }),
     },
     routes: (app, { guards }) => {
       registerStreamRoutes(app, {
         cameras: needs.cameras,
-        live: (cameraId) => supervision.pipe(cameraId)?.live ?? needs.relayedLive?.(cameraId),
+        live: (cameraId) =>
+          supervision.pipe(cameraId)?.live ??
+          needs.relayedLive?.(cameraId) ??
+          needs.onDemandLive?.live(cameraId),
+        onDemand: needs.onDemandLive,
         signer: needs.media.signer,
         guards,
       });

@@ -1,4 +1,5 @@
 import type { MotionClip, StreamStatus } from '@homesitter/cameras';
+import type { CameraStreamStatus } from '@homesitter/contract';
 import type { StreamCamera } from '../cameras/cameras.module.js';
 
 /** A viewer of the live fan-out: a WebSocket, as the hub sees it. */
@@ -42,3 +43,25 @@ export interface LivePipe {
 }
 
 export type CameraPipeFactory = (camera: StreamCamera) => CameraPipe;
+
+/** What `GET /live` tells the viewer of a camera watched on demand. */
+export interface OnDemandAnswer {
+  streamStatus: CameraStreamStatus;
+  /** The session's live side; null when no stream runs (private, or it cannot start now). */
+  live: LivePipe | null;
+  /** Why it cannot start now, in the owner's language (Google's rate limit), with when to ask again. */
+  notice: string | null;
+  retryAfterS: number | null;
+}
+
+/**
+ * Cameras watched on demand (Google Nest, docs/nest.md): nothing is pulled until a viewer asks; `GET /live`
+ * starts (or joins) the camera's live session and the live routes serve its live side like any pipe's. The
+ * module owning such cameras provides it.
+ */
+export interface OnDemandLive {
+  /** Starts or joins the camera's session; undefined when the camera is not watched on demand. */
+  open(camera: { camera_uuid: string; connection_type: string }): Promise<OnDemandAnswer | undefined>;
+  /** The live side of a session running now. */
+  live(cameraId: string): LivePipe | undefined;
+}

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import { callerOf, route, type AccessGuards } from '../../platform/http/route.js';
 import type { CamerasApi } from '../cameras/cameras.module.js';
 import type { MediaApi } from '../media/media.module.js';
-import type { LivePipe } from './streams.pipe.js';
+import type { LivePipe, OnDemandLive } from './streams.pipe.js';
 
 /** Live-view media paths: signed with the media key, like `/media`, and checked before anything is sent. */
 export const LIVE_PATH = '/api/live';
@@ -41,6 +41,8 @@ export function registerStreamRoutes(
     cameras: Pick<CamerasApi, 'get'>;
     /** The live side of a camera being pulled or relayed now, or undefined (offline: snapshot only). */
     live: (cameraId: string) => LivePipe | undefined;
+    /** Cameras whose live session starts when a viewer asks (Nest). */
+    onDemand?: OnDemandLive;
     signer: MediaApi['signer'];
     guards: AccessGuards;
   },
@@ -65,7 +67,17 @@ export function registerStreamRoutes(
       notice: null,
       retry_after_s: null,
     };
-    const pipe = base.mode === 'stream' ? live(camera.camera_uuid) : undefined;
+    const demand = await deps.onDemand?.open(camera);
+    if (demand) {
+      base.stream_status = demand.streamStatus;
+      base.notice = demand.notice;
+      base.retry_after_s = demand.retryAfterS;
+    }
+    const pipe = demand
+      ? (demand.live ?? undefined)
+      : base.mode === 'stream'
+        ? live(camera.camera_uuid)
+        : undefined;
     if (pipe) {
       const query = signer.query(liveKey(camera.camera_uuid), exp);
       base.mse_url = `${LIVE_PATH}/${camera.camera_uuid}/mse?${query}`;

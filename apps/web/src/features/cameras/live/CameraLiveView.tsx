@@ -1,4 +1,5 @@
 import type { Camera } from '@homesitter/contract';
+import { Clock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { isNativeApp } from '../../../shared/lib/native';
 import { choosePlayer } from '../../../shared/native/player';
@@ -41,7 +42,7 @@ export function CameraLiveView({
   fullscreenControl?: boolean;
 }) {
   const { t } = useTranslation('cameras');
-  // A Nest camera shows its latest event picture, as an upload camera does: nothing of it is pulled.
+  // A Nest camera is set up by its Google link, not configured here: its live view is asked for at once.
   const isStream = camera.connection_type !== 'upload' && camera.connection_type !== 'nest';
   const ready = !isStream || camera.configuration_status === 'configured';
   const live = useCameraLive(camera.name, ready);
@@ -83,7 +84,10 @@ export function CameraLiveView({
         fill={fill}
       />
     );
-  const status = camera.stream_status ?? live.data.stream_status;
+  if (live.data.notice) return <LiveNotice notice={live.data.notice} className={frame} />;
+  // A Nest camera's stream runs only while it is watched: its state is the live answer's, not the list's.
+  const streamStatus = camera.connection_type === 'nest' ? live.data.stream_status : camera.stream_status;
+  const status = streamStatus ?? live.data.stream_status;
   // The phone's own player in the iOS/Android apps (HLS); private mode and a stopped stream show their state.
   if (
     status !== 'private' &&
@@ -99,11 +103,23 @@ export function CameraLiveView({
     <LivePlayer
       cameraName={camera.name}
       live={live.data}
-      streamStatus={camera.stream_status}
+      streamStatus={streamStatus}
       streamError={camera.stream_error}
       refresh={async () => (await live.refetch()).data}
       fill={fill}
       fullscreenControl={fullscreenControl}
     />
+  );
+}
+
+/** Why the stream cannot start now, in the server's words (e.g. Google's rate limit); asked again later. */
+function LiveNotice({ notice, className }: { notice: string; className: string }) {
+  const { t } = useTranslation('cameras');
+  return (
+    <div className={className} role="status" data-testid="live-notice">
+      <Clock className="size-9 text-slate-300" aria-hidden="true" />
+      <p className="max-w-sm font-medium text-slate-100">{t('live.paused')}</p>
+      <p className="max-w-sm text-sm text-slate-300">{notice}</p>
+    </div>
   );
 }

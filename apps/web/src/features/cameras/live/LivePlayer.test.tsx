@@ -28,6 +28,7 @@ const live: CameraLive = {
 function renderPlayer(
   over: Partial<CameraLive> = {},
   streamStatus: CameraLive['stream_status'] = 'streaming',
+  refresh: () => Promise<CameraLive | undefined> = async () => undefined,
 ) {
   return render(
     <LivePlayer
@@ -35,7 +36,7 @@ function renderPlayer(
       live={{ ...live, ...over }}
       streamStatus={streamStatus}
       streamError={null}
-      refresh={async () => undefined}
+      refresh={refresh}
       support={{ mse: fakeEnv(), nativeHls: false }}
     />,
   );
@@ -95,6 +96,42 @@ describe('the live player', () => {
     failing.mockImplementation(() => ({ close: vi.fn() }));
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(2));
+  });
+
+  it("asks GET /live again when a Nest camera's socket is lost (its session may have ended)", async () => {
+    const nest = { ...live, connection_type: 'nest' as const };
+    const refresh = vi.fn(async () => nest);
+    renderPlayer(nest, 'streaming', refresh);
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    expect(refresh).not.toHaveBeenCalled();
+    act(() => FakeSocket.instances[0]!.open());
+    vi.useFakeTimers();
+    try {
+      act(() => FakeSocket.instances[0]!.drop());
+      // The first reconnect waits a second.
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(2));
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('reconnects a stream camera with the URL it has while it is valid', async () => {
+    const refresh = vi.fn(async () => live);
+    renderPlayer({}, 'streaming', refresh);
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    act(() => FakeSocket.instances[0]!.open());
+    vi.useFakeTimers();
+    try {
+      act(() => FakeSocket.instances[0]!.drop());
+      // The first reconnect waits a second.
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(FakeSocket.instances).toHaveLength(2));
+    expect(refresh).not.toHaveBeenCalled();
   });
 
   it('opens nothing in private mode and says why', () => {

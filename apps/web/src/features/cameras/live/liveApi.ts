@@ -12,6 +12,7 @@ const MIN_REFRESH_MS = 5_000;
 /**
  * What the live view needs (`GET /live`): the socket and playlist of a stream camera, or the latest snapshot
  * of an upload camera. The signed URLs are refreshed a minute before they expire; an open socket stays open.
+ * An answer with a notice (the stream cannot start now) is asked for again after its `retry_after_s`.
  * The server hands out the socket and playlist as paths on itself; they are resolved here, once, against the
  * server origin (unchanged in a browser, the configured server in the phone apps: shared/lib/apiOrigin.ts).
  */
@@ -23,11 +24,17 @@ export function useCameraLive(name: string, enabled = true) {
       return { ...live, mse_url: optionalServerUrl(live.mse_url), hls_url: optionalServerUrl(live.hls_url) };
     },
     enabled,
-    staleTime: (query) =>
-      query.state.data ? Math.max(0, msUntil(query.state.data.expires_at) - REFRESH_BEFORE_EXPIRY_MS) : 0,
-    refetchInterval: (query) =>
-      query.state.data
-        ? Math.max(MIN_REFRESH_MS, msUntil(query.state.data.expires_at) - REFRESH_BEFORE_EXPIRY_MS)
-        : false,
+    staleTime: (query) => {
+      const data = query.state.data;
+      if (data?.retry_after_s != null) return data.retry_after_s * 1000;
+      return data ? Math.max(0, msUntil(data.expires_at) - REFRESH_BEFORE_EXPIRY_MS) : 0;
+    },
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      // A stream that cannot start now (Google's rate limit on a Nest camera): asked again when the
+      // server says, never sooner.
+      if (data?.retry_after_s != null) return data.retry_after_s * 1000;
+      return data ? Math.max(MIN_REFRESH_MS, msUntil(data.expires_at) - REFRESH_BEFORE_EXPIRY_MS) : false;
+    },
   });
 }

@@ -56,9 +56,13 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
 
     let session: LiveSession;
     if (engine === 'mse' && support.mse) {
+      let connects = 0;
       const getUrl = async () => {
         let current = latest.current.live;
-        if (msUntil(current.expires_at) < URL_EXPIRY_MARGIN_MS)
+        // A Nest camera's session may have ended under the viewer (its stream stopped or refused): a
+        // reconnect asks GET /live again, which starts a new one or says why not (its notice).
+        const reconnectingNest = connects++ > 0 && current.connection_type === 'nest';
+        if (reconnectingNest || msUntil(current.expires_at) < URL_EXPIRY_MARGIN_MS)
           current = (await latest.current.refresh()) ?? current;
         if (!current.mse_url) throw new Error('No live socket for this camera');
         return toWebSocketUrl(current.mse_url);
