@@ -118,6 +118,8 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
     media: media.api,
     createPipe: deps.createStreamPipe,
     relayedLive: helper.api.live,
+    // Built below; asked only once requests arrive.
+    webrtcOnly: (cameraId) => nest.api.webrtcOnly(cameraId),
   });
   const chat = createChatModule(context, {
     caches,

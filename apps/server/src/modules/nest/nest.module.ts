@@ -16,9 +16,11 @@ import { nestLinkLost } from './nest.notice.js';
 import { createNestRepository } from './nest.repository.js';
 import { registerNestRoutes } from './nest.routes.js';
 import { createNestService } from './nest.service.js';
+import { createNestWebRtc, createWebRtcCommands } from './nest.webrtc.js';
+import { registerNestWebRtcRoutes } from './nest.webrtc.routes.js';
 
 export interface NestNeeds {
-  cameras: Pick<CamerasApi, 'nest'>;
+  cameras: Pick<CamerasApi, 'nest' | 'get'>;
   users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
   ingest: Pick<IngestApi, 'acceptUpload' | 'uploadOutcome'>;
@@ -61,6 +63,14 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     },
   });
 
+  const webrtc = createNestWebRtc({
+    repo,
+    commands: configured ? createWebRtcCommands({ apiUrl: config.NEST_API_URL }) : null,
+    cameras: needs.cameras.nest,
+    token: (userId) => service.ownerToken(userId),
+    log,
+  });
+
   // The account's rows go with it (cascade); Google's grant would outlive it unless revoked first.
   needs.users.beforeDelete((userId) => service.forget(userId));
   const events = createNestEvents({
@@ -79,15 +89,21 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     api: {
       /** One account's devices now (tests; the job does the same every few minutes). */
       sync: (userId: string) => service.sync(userId),
+      /** Whether a camera plays only over WebRTC (the live view's `mode: webrtc`). */
+      webrtcOnly: (cameraId: string) => webrtc.webrtcOnly(cameraId),
+      /** Open WebRTC streams (tests). */
+      webrtcSessions: () => webrtc.openSessions(),
     },
-    routes: (app, { guards }) =>
+    routes: (app, { guards }) => {
       registerNestRoutes(app, {
         service,
         users: needs.users,
         guards,
         publicUrl: config.PUBLIC_URL,
         guideFile: serverPath('..', '..', 'docs', 'nest.md'),
-      }),
+      });
+      registerNestWebRtcRoutes(app, { webrtc, users: needs.users, cameras: needs.cameras, guards });
+    },
     workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
     schedule: async (jobs) => {
       if (configured) await scheduleNestJobs(jobs);
@@ -110,6 +126,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     },
     close: async () => {
       await stopPuller?.();
+      await webrtc.close();
     },
   } satisfies AppModule<unknown>;
 }

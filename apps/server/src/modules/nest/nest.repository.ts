@@ -98,6 +98,12 @@ export function createNestRepository(db: Db) {
       await db.delete(nestDevices).where(eq(nestDevices.cameraId, cameraId));
     },
 
+    /** The Nest device a camera was made of, if it is one. */
+    async deviceOfCamera(cameraId: string): Promise<NestDeviceRow | undefined> {
+      const [row] = await db.select().from(nestDevices).where(eq(nestDevices.cameraId, cameraId)).limit(1);
+      return row;
+    },
+
     /** Every linked user's row of this device (two accounts may share a home). */
     async findDevices(deviceName: string): Promise<NestDeviceRow[]> {
       return db.select().from(nestDevices).where(eq(nestDevices.deviceName, deviceName));

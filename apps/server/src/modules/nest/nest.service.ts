@@ -275,6 +275,18 @@ export function createNestService(deps: NestServiceDeps) {
       }
     },
 
+    /** The owner's SDM access token for a live stream's commands; a lost grant fails the link as anywhere. */
+    async ownerToken(userId: string): Promise<string> {
+      const link = await repo.findLink(userId);
+      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
+      try {
+        return await accessToken(link);
+      } catch (err) {
+        if (err instanceof NestGrantError) await linkLost(userId);
+        throw err;
+      }
+    },
+
     /** Without a service account, a linked user's token (pubsub scope) pulls the subscription. */
     async pubsubToken(): Promise<string> {
       for (const link of await repo.listLinks()) {

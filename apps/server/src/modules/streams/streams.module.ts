@@ -21,6 +21,8 @@ export interface StreamsNeeds {
   createPipe?: CameraPipeFactory;
   /** The live side of a camera the desktop helper bridges, relayed by the helper module, or undefined. */
   relayedLive?: (cameraId: string) => LivePipe | undefined;
+  /** Whether a camera plays only over WebRTC (Nest's newer cameras): its live view answers `mode: webrtc`. */
+  webrtcOnly?: (cameraId: string) => Promise<boolean>;
 }
 
 /**
@@ -85,6 +87,7 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
         live: (cameraId) => supervision.pipe(cameraId)?.live ?? needs.relayedLive?.(cameraId),
         signer: needs.media.signer,
         guards,
+        webrtcOnly: needs.webrtcOnly,
       });
       // Before the job queue stops (onClose): the clips the pipes finish while stopping are accepted first.
       app.addHook('preClose', async () => {

@@ -43,6 +43,8 @@ export function registerStreamRoutes(
     live: (cameraId: string) => LivePipe | undefined;
     signer: MediaApi['signer'];
     guards: AccessGuards;
+    /** Whether a camera plays only over WebRTC in the browser (a Nest module's answer): `mode: webrtc`. */
+    webrtcOnly?: (cameraId: string) => Promise<boolean>;
   },
 ): void {
   const { live, signer } = deps;
@@ -65,6 +67,11 @@ export function registerStreamRoutes(
       notice: null,
       retry_after_s: null,
     };
+    if (base.mode === 'stream' && (await deps.webrtcOnly?.(camera.camera_uuid))) {
+      // The browser sends its offer through POST …/live/webrtc; nothing of the camera passes through here.
+      base.mode = 'webrtc';
+      base.stream_status = camera.settings.is_private_mode_enabled ? 'private' : null;
+    }
     const pipe = base.mode === 'stream' ? live(camera.camera_uuid) : undefined;
     if (pipe) {
       const query = signer.query(liveKey(camera.camera_uuid), exp);
