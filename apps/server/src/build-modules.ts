@@ -126,6 +126,8 @@ export async function buildModules(context: ModuleContext, deps: AppDeps) {
       open: (camera) => nest.api.live.open(camera),
       live: (cameraId) => nest.api.live.live(cameraId),
     },
+    // Built below; asked only once requests arrive.
+    webrtcOnly: (cameraId) => nest.api.webrtcOnly(cameraId),
   });
   const chat = createChatModule(context, {
     caches,

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SdmDevice } from '../src/modules/nest/nest.google.js';
 import type { TestApp, TestUser } from './app.js';
+import { mediaOrder, startFakeCameraPeer, type FakeCameraPeer } from './fake-nest-camera.js';
 
 /**
  * A local Google for Nest, on 127.0.0.1, speaking the documented shapes:
@@ -68,7 +69,15 @@ export async function startFakeGoogle(projectId = 'test-project') {
     rateLimitedCommands: 0,
     /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
     failImage: false,
+    /** WebRTC: streams generated, extended and stopped, by command. */
+    webrtcGenerated: 0,
+    webrtcExtended: 0,
+    webrtcStopped: 0,
+    /** Devices (their ids) that refuse ExtendWebRtcStream, as battery cameras do. */
+    batteryDevices: new Set<string>(),
   };
+  /** The camera peers of the WebRTC streams generated and not stopped, by mediaSessionId. */
+  const webrtcPeers = new Map<string, { device: string; peer: FakeCameraPeer }>();
   // Pub/Sub: messages waiting to be pulled, and those pulled but not acknowledged (by ackId).
   const pending: { messageId: string; data: string }[] = [];
   const outstanding = new Map<string, { messageId: string; data: string }>();
@@ -230,6 +239,50 @@ export async function startFakeGoogle(projectId = 'test-project') {
           });
         }
         const expiresAt = () => new Date(state.now() + state.rtspLifeMs).toISOString();
+        // WebRTC (https://developers.google.com/nest/device-access/traits/device/camera-live-stream): a werift
+        // peer answers as the camera; battery cameras refuse extensions; a stream lives 5 minutes.
+        const webrtc = body.command.match(
+          /^sdm\.devices\.commands\.CameraLiveStream\.(\w+WebRtcStream)$/,
+        )?.[1];
+        if (webrtc) {
+          const params = body.params as { offerSdp?: string; mediaSessionId?: string };
+          const device = command[1]!.split('/').pop()!;
+          const invalid = (message: string) =>
+            reply(400, { error: { code: 400, message, status: 'INVALID_ARGUMENT' } });
+          if (webrtc === 'GenerateWebRtcStream') {
+            const offer = params.offerSdp ?? '';
+            if (mediaOrder(offer).join(',') !== 'audio,video,application')
+              return invalid('The offer must have audio, video and a data channel, in that order.');
+            void startFakeCameraPeer(offer).then(
+              (peer) => {
+                state.webrtcGenerated += 1;
+                const mediaSessionId = randomBytes(12).toString('hex');
+                webrtcPeers.set(mediaSessionId, { device, peer });
+                reply(200, {
+                  results: { answerSdp: peer.answerSdp, expiresAt: expiresAt(), mediaSessionId },
+                });
+              },
+              (err: Error) => invalid(err.message),
+            );
+            return;
+          }
+          const stream = webrtcPeers.get(params.mediaSessionId ?? '');
+          if (!stream || stream.device !== device) return invalid('Unknown mediaSessionId.');
+          if (webrtc === 'ExtendWebRtcStream') {
+            if (state.batteryDevices.has(device))
+              return reply(400, {
+                error: { code: 400, message: 'Stream cannot be extended.', status: 'FAILED_PRECONDITION' },
+              });
+            state.webrtcExtended += 1;
+            return reply(200, { results: { expiresAt: expiresAt(), mediaSessionId: params.mediaSessionId } });
+          }
+          if (webrtc === 'StopWebRtcStream') {
+            state.webrtcStopped += 1;
+            webrtcPeers.delete(params.mediaSessionId!);
+            void stream.peer.close();
+            return reply(200, {});
+          }
+        }
         if (body.command === 'sdm.devices.commands.CameraLiveStream.GenerateRtspStream') {
           state.rtspGenerated += 1;
           const streamToken = randomBytes(6).toString('hex');
@@ -352,7 +405,11 @@ export async function startFakeGoogle(projectId = 'test-project') {
     },
     /** Expires every access token handed out: the next call must refresh. */
     expireAccessTokens: () => accessTokens.clear(),
-    close: () => {
+    /** The camera peers of the WebRTC streams not stopped (RTP they sent). */
+    webrtcPeers: () => [...webrtcPeers.values()].map((s) => s.peer),
+    close: async () => {
+      await Promise.all([...webrtcPeers.values()].map((s) => s.peer.close()));
+      webrtcPeers.clear();
       waiters.splice(0).forEach((wake) => wake());
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -13,9 +13,13 @@ import {
   siteRequestSchema,
   siteSchema,
   updateCameraRequestSchema,
+  webrtcExtensionSchema,
+  webrtcOfferRequestSchema,
+  webrtcSessionParamsSchema,
+  webrtcSessionSchema,
 } from './cameras.js';
 import { defineEndpoints } from './endpoint.js';
-import { messageEnvelope, okEnvelope } from './envelope.js';
+import { messageEnvelope, okEnvelope, successOnlySchema } from './envelope.js';
 import { MESSAGES } from './messages.js';
 import { apiRoutes } from './routes.runtime.js';
 import { z } from 'zod';
@@ -64,6 +68,34 @@ export const camerasEndpoints = defineEndpoints({
     tags: ['cameras'],
     params: cameraNameParamsSchema,
     response: okEnvelope(cameraLiveSchema),
+  },
+  startCameraWebRtc: {
+    ...apiRoutes.startCameraWebRtc,
+    summary:
+      "A Nest camera's WebRTC live view: the browser's offer goes to Google (GenerateWebRtcStream), its answer " +
+      'comes back; the stream lives 5 minutes unless extended. 429 with retryAfterSeconds while Google limits ' +
+      'the camera (the server waits that long before asking Google again)',
+    tags: ['cameras'],
+    params: cameraNameParamsSchema,
+    body: webrtcOfferRequestSchema,
+    response: okEnvelope(webrtcSessionSchema),
+    successStatus: 201,
+  },
+  extendCameraWebRtc: {
+    ...apiRoutes.extendCameraWebRtc,
+    summary:
+      'Extends a WebRTC stream by 5 minutes; 409 (live.webrtc_new_offer) when it cannot be (battery cameras, ' +
+      'or the stream ended): the player makes a new offer',
+    tags: ['cameras'],
+    params: webrtcSessionParamsSchema,
+    response: okEnvelope(webrtcExtensionSchema),
+  },
+  stopCameraWebRtc: {
+    ...apiRoutes.stopCameraWebRtc,
+    summary: 'Stops a WebRTC stream (the player leaving); one not stopped ends by itself when it expires',
+    tags: ['cameras'],
+    params: webrtcSessionParamsSchema,
+    response: successOnlySchema,
   },
   updateCamera: {
     ...apiRoutes.updateCamera,

@@ -336,3 +336,38 @@ export const cameraLiveSchema = z.object({
     .describe('With notice: the player asks again after this many seconds (never sooner)'),
 });
 export type CameraLive = z.infer<typeof cameraLiveSchema>;
+
+/** An SDP offer or answer is a few kilobytes; anything longer is not one (and is not passed on to Google). */
+export const WEBRTC_SDP_MAX = 64 * 1024;
+
+/**
+ * `POST /api/users/cameras/{name}/live/webrtc`: the browser's offer for a Nest camera that streams over WebRTC
+ * (audio recvonly, video recvonly and a data channel, in that order, as Google requires).
+ */
+export const webrtcOfferRequestSchema = z.strictObject({
+  offer_sdp: z
+    .string()
+    .min(1, 'The offer is empty')
+    .max(WEBRTC_SDP_MAX, `At most ${WEBRTC_SDP_MAX} characters`)
+    .refine((sdp) => sdp.startsWith('v=0'), 'Not an SDP offer (it must start with v=0)')
+    .describe("The browser's SDP offer"),
+});
+
+export const webrtcSessionSchema = z.object({
+  session_id: z.string().describe("This server's id of the stream (not Google's)"),
+  answer_sdp: z.string().describe("The camera's SDP answer, for setRemoteDescription"),
+  expires_at: z.string().describe('When the stream ends unless extended (5 minutes after it began)'),
+  extendable: z
+    .boolean()
+    .describe('false: this camera cannot extend a stream (battery cameras); make a new offer before it ends'),
+});
+export type WebRtcSession = z.infer<typeof webrtcSessionSchema>;
+
+export const webrtcSessionParamsSchema = z.strictObject({
+  name: cameraNameParamsSchema.shape.name,
+  sessionId: z.string().min(1).max(64),
+});
+
+export const webrtcExtensionSchema = z.object({
+  expires_at: z.string().describe('The new end of the stream'),
+});

@@ -79,6 +79,17 @@ export const apiRoutes = {
   getCamera: { method: 'GET', path: '/api/users/cameras/:name', access: 'verified' },
   configureCamera: { method: 'POST', path: '/api/users/cameras/:name/configure', access: 'verified' },
   getCameraLive: { method: 'GET', path: '/api/users/cameras/:name/live', access: 'verified' },
+  startCameraWebRtc: { method: 'POST', path: '/api/users/cameras/:name/live/webrtc', access: 'verified' },
+  extendCameraWebRtc: {
+    method: 'POST',
+    path: '/api/users/cameras/:name/live/webrtc/:sessionId/extend',
+    access: 'verified',
+  },
+  stopCameraWebRtc: {
+    method: 'DELETE',
+    path: '/api/users/cameras/:name/live/webrtc/:sessionId',
+    access: 'verified',
+  },
   updateCamera: { method: 'POST', path: '/api/users/update-camera', access: 'verified' },
   updateCameraSettings: { method: 'PUT', path: '/api/cameras/:name/settings', access: 'verified' },
   renameCamera: { method: 'POST', path: '/api/users/update-camera-name', access: 'verified' },

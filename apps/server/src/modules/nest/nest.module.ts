@@ -18,9 +18,11 @@ import { nestLinkLost } from './nest.notice.js';
 import { createNestRepository } from './nest.repository.js';
 import { registerNestRoutes } from './nest.routes.js';
 import { createNestService } from './nest.service.js';
+import { createNestWebRtc, createWebRtcCommands } from './nest.webrtc.js';
+import { registerNestWebRtcRoutes } from './nest.webrtc.routes.js';
 
 export interface NestNeeds {
-  cameras: Pick<CamerasApi, 'nest'>;
+  cameras: Pick<CamerasApi, 'nest' | 'get'>;
   users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
   ingest: Pick<IngestApi, 'acceptUpload' | 'uploadOutcome'>;
@@ -65,6 +67,14 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
       const notice = nestLinkLost(row.preferredLanguage, `${config.PUBLIC_URL}/settings/camera-setup`);
       await needs.chat.postAgentMessage(userId, { text: notice.text });
     },
+  });
+
+  const webrtc = createNestWebRtc({
+    repo,
+    commands: configured ? createWebRtcCommands({ apiUrl: config.NEST_API_URL }) : null,
+    cameras: needs.cameras.nest,
+    token: (userId) => service.ownerToken(userId),
+    log,
   });
 
   // The account's rows go with it (cascade); Google's grant would outlive it unless revoked first.
@@ -118,6 +128,10 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
       liveSessions: () => live.sessions(),
       /** The MSE viewers of a camera's live session (tests). */
       liveViewers: (cameraId: string) => live.viewers(cameraId),
+      /** Whether a camera plays only over WebRTC (the live view's `mode: webrtc`). */
+      webrtcOnly: (cameraId: string) => webrtc.webrtcOnly(cameraId),
+      /** Open WebRTC streams (tests). */
+      webrtcSessions: () => webrtc.openSessions(),
     },
     routes: (app, { guards }) => {
       registerNestRoutes(app, {
@@ -129,6 +143,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
       });
       // At shutdown every live session ends, and Google's streams are stopped (best effort).
       app.addHook('preClose', () => live.close());
+      registerNestWebRtcRoutes(app, { webrtc, users: needs.users, cameras: needs.cameras, guards });
     },
     workers: (jobs) => registerNestWorkers(jobs, { nest: service }),
     schedule: async (jobs) => {
@@ -152,6 +167,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     },
     close: async () => {
       await stopPuller?.();
+      await webrtc.close();
     },
   } satisfies AppModule<unknown>;
 }

@@ -98,7 +98,8 @@ export function createNestRepository(db: Db) {
       await db.delete(nestDevices).where(eq(nestDevices.cameraId, cameraId));
     },
 
-    async findDeviceOfCamera(cameraId: string): Promise<NestDeviceRow | undefined> {
+    /** The Nest device a camera was made of, if it is one. */
+    async deviceOfCamera(cameraId: string): Promise<NestDeviceRow | undefined> {
       const [row] = await db.select().from(nestDevices).where(eq(nestDevices.cameraId, cameraId)).limit(1);
       return row;
     },

@@ -188,7 +188,7 @@ export function createNestService(deps: NestServiceDeps) {
 
     /** The Nest device of a camera, when its owner's link stands; undefined otherwise. */
     async linkedDevice(cameraId: string) {
-      const device = await repo.findDeviceOfCamera(cameraId);
+      const device = await repo.deviceOfCamera(cameraId);
       if (!device) return undefined;
       const link = await repo.findLink(device.userId);
       return link?.status === 'linked' ? device : undefined;
@@ -306,6 +306,18 @@ export function createNestService(deps: NestServiceDeps) {
       if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
       try {
         return await google.eventClip(await accessToken(link), previewUrl);
+      } catch (err) {
+        if (err instanceof NestGrantError) await linkLost(userId);
+        throw err;
+      }
+    },
+
+    /** The owner's SDM access token for a live stream's commands; a lost grant fails the link as anywhere. */
+    async ownerToken(userId: string): Promise<string> {
+      const link = await repo.findLink(userId);
+      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
+      try {
+        return await accessToken(link);
       } catch (err) {
         if (err instanceof NestGrantError) await linkLost(userId);
         throw err;

@@ -24,6 +24,8 @@ export interface StreamsNeeds {
   relayedLive?: (cameraId: string) => LivePipe | undefined;
   /** Cameras watched on demand (Nest), whose module is built later: asked only when a viewer comes. */
   onDemandLive?: OnDemandLive;
+  /** Whether a camera plays only over WebRTC (Nest's newer cameras): its live view answers `mode: webrtc`. */
+  webrtcOnly?: (cameraId: string) => Promise<boolean>;
 }
 
 /**
@@ -96,6 +98,7 @@ export function createStreamsModule(context: ModuleContext, needs: StreamsNeeds)
         onDemand: needs.onDemandLive,
         signer: needs.media.signer,
         guards,
+        webrtcOnly: needs.webrtcOnly,
       });
       // Before the job queue stops (onClose): the clips the pipes finish while stopping are accepted first.
       app.addHook('preClose', async () => {

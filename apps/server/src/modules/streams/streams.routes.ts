@@ -45,6 +45,8 @@ export function registerStreamRoutes(
     onDemand?: OnDemandLive;
     signer: MediaApi['signer'];
     guards: AccessGuards;
+    /** Whether a camera plays only over WebRTC in the browser (a Nest module's answer): `mode: webrtc`. */
+    webrtcOnly?: (cameraId: string) => Promise<boolean>;
   },
 ): void {
   const { live, signer } = deps;
@@ -67,7 +69,12 @@ export function registerStreamRoutes(
       notice: null,
       retry_after_s: null,
     };
-    const demand = await deps.onDemand?.open(camera);
+    if (base.mode === 'stream' && (await deps.webrtcOnly?.(camera.camera_uuid))) {
+      // The browser sends its offer through POST …/live/webrtc; nothing of the camera passes through here.
+      base.mode = 'webrtc';
+      base.stream_status = camera.settings.is_private_mode_enabled ? 'private' : null;
+    }
+    const demand = base.mode === 'stream' ? await deps.onDemand?.open(camera) : undefined;
     if (demand) {
       base.stream_status = demand.streamStatus;
       base.notice = demand.notice;

@@ -46,7 +46,9 @@ export interface RetryPolicy {
 /** docs/product.md §8: camera and site calls try 3 times 2 s apart; camera rename and site delete stop on a 4xx. */
 export function retryPolicyFor(method: string, path: string): RetryPolicy {
   const isCameraOrSite = /\/(cameras?|sites)(\/|$|-)|camera-/.test(path);
-  if (!isCameraOrSite) return { attempts: 1, delayMs: 0, retryOnClientError: false };
+  // A WebRTC offer sent twice would start two streams at Google (and spend its rate limit): the player decides.
+  const isWebRtc = path.includes('/live/webrtc');
+  if (!isCameraOrSite || isWebRtc) return { attempts: 1, delayMs: 0, retryOnClientError: false };
   const isRename = path.includes('/update-camera-name');
   const isSiteDelete = method === 'DELETE' && path.includes('/sites/');
   return {

@@ -153,4 +153,52 @@ describe('the live player', () => {
       'true',
     );
   });
+
+  it("plays a WebRTC camera with its own engine, whatever the camera list says, and tells Google's rate limit", async () => {
+    const start = vi.fn(async () => {
+      throw Object.assign(new Error('limited'), { status: 429, retryAfterSeconds: 30 });
+    });
+    const made: string[] = [];
+    const peer = {
+      iceGatheringState: 'complete',
+      localDescription: { type: 'offer', sdp: 'v=0' },
+      addTransceiver: (kind: string) => made.push(kind),
+      createDataChannel: () => made.push('data'),
+      createOffer: async () => ({ type: 'offer', sdp: 'v=0' }),
+      setLocalDescription: async () => undefined,
+      addEventListener: () => undefined,
+      close: vi.fn(),
+    };
+    render(
+      <LivePlayer
+        cameraName="Garden"
+        live={{
+          ...live,
+          connection_type: 'nest',
+          mode: 'webrtc',
+          stream_status: null,
+          mse_url: null,
+          hls_url: null,
+          mime_type: null,
+        }}
+        // What the camera list says of a Nest camera nobody pulls: not this player's concern.
+        streamStatus="stopped"
+        streamError={null}
+        refresh={async () => undefined}
+        support={{ mse: fakeEnv(), nativeHls: false, webrtc: true }}
+        webrtc={{ start, extend: vi.fn(), stop: vi.fn() }}
+        createPeer={() => peer as unknown as RTCPeerConnection}
+      />,
+    );
+    expect(screen.getByTestId('live-player')).toHaveAttribute('data-engine', 'webrtc');
+    expect(
+      await screen.findByText(
+        "Google is limiting this camera's live view for a moment. Trying again in 30 seconds.",
+      ),
+    ).toBeInTheDocument();
+    expect(made).toEqual(['audio', 'video', 'data']);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(FakeSocket.instances).toHaveLength(0);
+    expect(startHlsSession).not.toHaveBeenCalled();
+  });
 });

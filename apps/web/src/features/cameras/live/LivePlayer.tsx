@@ -1,12 +1,14 @@
 import type { CameraLive, CameraStreamStatus } from '@homesitter/contract';
 import { Maximize, Minimize, Volume2, VolumeX } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../../shared/ui/cn';
 import type { PlaybackSupport } from './engine';
+import { webrtcApi } from './liveApi';
 import { LiveOverlay, type LiveOverlayKind } from './LiveOverlay';
 import { useFullscreen } from './useFullscreen';
 import { useLivePlayer, type LivePhase } from './useLivePlayer';
+import type { WebRtcApi } from './webrtcSession';
 
 export interface LivePlayerProps {
   cameraName: string;
@@ -22,6 +24,9 @@ export interface LivePlayerProps {
   fullscreenControl?: boolean;
   /** Tests: what the browser can play. */
   support?: PlaybackSupport;
+  /** Tests: the server's WebRTC calls and a fake RTCPeerConnection. */
+  webrtc?: WebRtcApi;
+  createPeer?: () => RTCPeerConnection;
 }
 
 const controlClass =
@@ -54,7 +59,11 @@ function overlayFor(phase: LivePhase, status: CameraStreamStatus | null): LiveOv
  * Private mode and a stopped stream open no connection at all.
  */
 export function LivePlayer(props: LivePlayerProps) {
-  const status = props.streamStatus ?? props.live.stream_status;
+  // A WebRTC camera is not pulled by the server: only its live answer knows whether it is private.
+  const status =
+    props.live.mode === 'webrtc'
+      ? props.live.stream_status
+      : (props.streamStatus ?? props.live.stream_status);
   if (status === 'private' || status === 'stopped') {
     return (
       <LiveFrame fill={props.fill}>
@@ -74,11 +83,14 @@ function LiveStream({
   fill,
   fullscreenControl = true,
   support,
+  webrtc: givenWebrtc,
+  createPeer,
 }: LivePlayerProps) {
   const { t } = useTranslation('cameras');
   const containerRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
-  const player = useLivePlayer({ videoRef, live, refresh, support });
+  const webrtc = useMemo(() => givenWebrtc ?? webrtcApi(cameraName), [givenWebrtc, cameraName]);
+  const player = useLivePlayer({ videoRef, live, refresh, support, webrtc, createPeer });
   const fullscreen = useFullscreen(containerRef, videoRef);
   const [muted, setMuted] = useState(true);
   useEffect(() => {
@@ -87,6 +99,12 @@ function LiveStream({
 
   const status = player.socketStatus ?? streamStatus;
   const overlay = overlayFor(player.phase, status);
+  const notice = player.notice;
+  const noticeText = notice
+    ? notice.retryAfterS !== null
+      ? t('live.rateLimited', { seconds: notice.retryAfterS })
+      : t('live.rateLimitedStopped')
+    : null;
 
   return (
     <div
@@ -109,7 +127,7 @@ function LiveStream({
       {overlay ? (
         <LiveOverlay
           kind={overlay}
-          detail={overlay === 'reconnecting' ? streamError : null}
+          detail={noticeText ?? (overlay === 'reconnecting' ? streamError : null)}
           onRetry={player.retry}
           onPlay={player.play}
         />

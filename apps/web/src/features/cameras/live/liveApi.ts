@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../shared/lib/api';
 import { optionalServerUrl } from '../../../shared/lib/apiOrigin';
 import { msUntil } from './liveUrl';
+import type { WebRtcApi } from './webrtcSession';
 
 export const cameraLiveKey = (name: string) => ['camera-live', name.toLowerCase()] as const;
 
@@ -37,4 +38,19 @@ export function useCameraLive(name: string, enabled = true) {
       return data ? Math.max(MIN_REFRESH_MS, msUntil(data.expires_at) - REFRESH_BEFORE_EXPIRY_MS) : false;
     },
   });
+}
+
+/**
+ * A Nest camera's WebRTC calls. Stopping is best effort: a stream the server does not hear about ends by
+ * itself when it expires (a closing page cannot always send it).
+ */
+export function webrtcApi(name: string): WebRtcApi {
+  return {
+    start: async (offerSdp) =>
+      (await api.call('startCameraWebRtc', { params: { name }, body: { offer_sdp: offerSdp } })).data,
+    extend: async (sessionId) => (await api.call('extendCameraWebRtc', { params: { name, sessionId } })).data,
+    stop: (sessionId) => {
+      void api.call('stopCameraWebRtc', { params: { name, sessionId } }).catch(() => undefined);
+    },
+  };
 }

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { browserSupport, pickEngines, type PlaybackSupport } from './engine';
 import { startHlsSession } from './hlsSession';
 import { msUntil, toWebSocketUrl } from './liveUrl';
-import { browserMse, startMseSession, type LiveSession, type LiveSessionEvent } from './mseSession';
+import { browserMse, startMseSession, type LiveSession } from './mseSession';
+import { startWebRtcSession, type WebRtcApi, type WebRtcSessionEvent } from './webrtcSession';
 
 /** What the viewer sees of the connection (the camera's own upstream state comes separately). */
 export type LivePhase = 'connecting' | 'playing' | 'reconnecting' | 'blocked' | 'failed' | 'unsupported';
@@ -18,21 +19,39 @@ export interface LivePlayerOptions {
   refresh: () => Promise<CameraLive | undefined>;
   /** What the browser can play; read from the browser when not given (tests pass their own). */
   support?: PlaybackSupport;
+  /** The server's WebRTC calls for this camera (`mode: webrtc`). */
+  webrtc?: WebRtcApi;
+  /** Tests: a fake RTCPeerConnection. */
+  createPeer?: () => RTCPeerConnection;
+}
+
+/** Why the stream cannot start now (Google's rate limit), and whether the player tries again by itself. */
+export interface LiveNotice {
+  message: string;
+  retryAfterS: number | null;
 }
 
 /**
  * Plays a stream camera: MSE over the socket when possible, else HLS; a failed way falls through to the
  * next, and "Retry" starts again from the best. Everything opened is closed on unmount.
  */
-export function useLivePlayer({ videoRef, live, refresh, support: given }: LivePlayerOptions) {
+export function useLivePlayer({
+  videoRef,
+  live,
+  refresh,
+  support: given,
+  webrtc,
+  createPeer,
+}: LivePlayerOptions) {
   const [support] = useState(() => given ?? browserSupport(browserMse()));
   const [attempt, setAttempt] = useState({ run: 0, index: 0 });
   const key = `${attempt.run}:${attempt.index}`;
   const [report, setReport] = useState({ key: '', phase: 'connecting' as LivePhase });
   const [server, setServer] = useState<{ key: string; status: CameraStreamStatus } | null>(null);
-  const latest = useRef({ live, refresh });
+  const [notice, setNotice] = useState<{ key: string; notice: LiveNotice } | null>(null);
+  const latest = useRef({ live, refresh, webrtc, createPeer });
   useEffect(() => {
-    latest.current = { live, refresh };
+    latest.current = { live, refresh, webrtc, createPeer };
   });
 
   const engines = pickEngines(live, support);
@@ -44,9 +63,16 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
     if (!video || !engine) return;
     const { run, index } = attempt;
     const set = (phase: LivePhase) => setReport({ key: `${run}:${index}`, phase });
-    const onEvent = (event: LiveSessionEvent) => {
-      if (event.type === 'opened') set(video.paused ? 'connecting' : 'playing');
-      else if (event.type === 'reconnecting') set('reconnecting');
+    const onEvent = (event: WebRtcSessionEvent) => {
+      if (event.type === 'notice') {
+        setNotice({ key: `${run}:${index}`, notice: event });
+        set(event.retryAfterS === null ? 'failed' : 'connecting');
+        return;
+      }
+      if (event.type === 'opened') {
+        setNotice(null);
+        set(video.paused ? 'connecting' : 'playing');
+      } else if (event.type === 'reconnecting') set('reconnecting');
       else if (event.type === 'blocked') set('blocked');
       else if (event.type === 'status') setServer({ key: `${run}:${index}`, status: event.status });
       else setAttempt((a) => (a.run === run && a.index === index ? { run, index: index + 1 } : a));
@@ -55,7 +81,15 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
     video.addEventListener('playing', onPlaying);
 
     let session: LiveSession;
-    if (engine === 'mse' && support.mse) {
+    const webrtcApi = latest.current.webrtc;
+    if (engine === 'webrtc' && webrtcApi) {
+      session = startWebRtcSession({
+        video,
+        api: webrtcApi,
+        onEvent,
+        createPeer: latest.current.createPeer,
+      });
+    } else if (engine === 'mse' && support.mse) {
       let connects = 0;
       const getUrl = async () => {
         let current = latest.current.live;
@@ -93,7 +127,9 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
 
   // A camera whose stream is (re)starting fails every way for a moment: try again by itself, more slowly
   // each time (3 s doubling to 30 s), the Retry button meanwhile.
-  const failed = phase === 'failed';
+  const currentNotice = notice?.key === key ? notice.notice : null;
+  // A notice (Google's rate limit) has its own wait; the viewer retries by hand after the last one.
+  const failed = phase === 'failed' && !currentNotice;
   useEffect(() => {
     if (!failed) return;
     const timer = setTimeout(
@@ -109,6 +145,8 @@ export function useLivePlayer({ videoRef, live, refresh, support: given }: LiveP
   return {
     phase,
     engine: engine ?? null,
+    /** Why the stream cannot start now (Google's rate limit), during this attempt. */
+    notice: currentNotice,
     /** The latest `status` the socket reported during this attempt, if any. */
     socketStatus: server?.key === key ? server.status : null,
     retry: () => {
