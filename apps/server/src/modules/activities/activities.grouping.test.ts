@@ -20,6 +20,7 @@ const upload = (seconds: number): UploadRow => ({
   cameraVerdict: [],
   status: 'pending',
   activityId: null,
+  forActivityId: null,
   processedAt: null,
 });
 const ids = (prefix: string) => {
