@@ -50,6 +50,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
     rateLimited: false,
     /** GenerateImage fails (500): the event is not taken and must not be acknowledged. */
     failImage: false,
+    /** GenerateImage answers that the event's image is no longer there (400 FAILED_PRECONDITION). */
+    imageGone: false,
   };
   // Pub/Sub: messages waiting to be pulled, and those pulled but not acknowledged (by ackId).
   const pending: { messageId: string; data: string }[] = [];
@@ -218,6 +220,14 @@ export async function startFakeGoogle(projectId = 'test-project') {
           return reply(400, { error: { code: 400, status: 'INVALID_ARGUMENT' } });
         state.generateImageCalls += 1;
         if (state.failImage) return reply(500, { error: { code: 500, status: 'INTERNAL' } });
+        if (state.imageGone)
+          return reply(400, {
+            error: {
+              code: 400,
+              message: 'The event image is no longer available.',
+              status: 'FAILED_PRECONDITION',
+            },
+          });
         const id = randomBytes(6).toString('hex');
         const token = randomBytes(8).toString('hex');
         images.set(id, token);
