@@ -75,6 +75,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
     webrtcStopped: 0,
     /** Devices (their ids) that refuse ExtendWebRtcStream, as battery cameras do. */
     batteryDevices: new Set<string>(),
+    /** GenerateImage answers that the event's image is no longer there (400 FAILED_PRECONDITION). */
+    imageGone: false,
   };
   /** The camera peers of the WebRTC streams generated and not stopped, by mediaSessionId. */
   const webrtcPeers = new Map<string, { device: string; peer: FakeCameraPeer }>();
@@ -323,6 +325,14 @@ export async function startFakeGoogle(projectId = 'test-project') {
           return reply(400, { error: { code: 400, status: 'INVALID_ARGUMENT' } });
         state.generateImageCalls += 1;
         if (state.failImage) return reply(500, { error: { code: 500, status: 'INTERNAL' } });
+        if (state.imageGone)
+          return reply(400, {
+            error: {
+              code: 400,
+              message: 'The event image is no longer available.',
+              status: 'FAILED_PRECONDITION',
+            },
+          });
         const id = randomBytes(6).toString('hex');
         const token = randomBytes(8).toString('hex');
         images.set(id, token);

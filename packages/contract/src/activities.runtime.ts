@@ -4,8 +4,12 @@
 export const ACTIVITIES_PAGE_SIZE = 20;
 export const ACTIVITIES_MAX_PAGE_SIZE = 100;
 
-/** What an activity's media are: snapshots only, or a clip (with any snapshots of the same event). */
-export const ACTIVITY_MEDIA_KINDS = ['image', 'video'] as const;
+/**
+ * What an activity's media are: snapshots only, or a clip (with any snapshots of the same event), or none: an
+ * event that reached the server after its picture had expired (a Nest event), known only from what the
+ * camera's maker reported; clients show a "No picture" tile instead of an image.
+ */
+export const ACTIVITY_MEDIA_KINDS = ['image', 'video', 'none'] as const;
 export type ActivityMediaKind = (typeof ACTIVITY_MEDIA_KINDS)[number];
 
 /**

@@ -20,6 +20,7 @@ const upload = (seconds: number): UploadRow => ({
   cameraVerdict: [],
   status: 'pending',
   activityId: null,
+  forActivityId: null,
   processedAt: null,
 });
 const ids = (prefix: string) => {
@@ -71,6 +72,25 @@ describe('planning a round of one camera’s snapshots', () => {
       { id: 'b', occurredAt: at(15), lastFileAt: at(15), thumbnailKey: 't' },
     ];
     expect(plan(stored, [upload(8)]).map((p) => p.activity)).toEqual(['b']);
+  });
+
+  it('makes no thumbnail of an event without media: the next picture of its activity makes it', () => {
+    const none = { ...upload(0), mediaKind: 'none' as const, storageKey: null, contentType: null };
+    expect(plan([], [none, upload(4)])).toEqual([
+      { at: 0, activity: 'new-1', starts: true, thumbnail: false },
+      { at: 4, activity: 'new-1', starts: false, thumbnail: true },
+    ]);
+  });
+
+  it('puts a file meant for an activity into it while it has no clip, else groups it by its time', () => {
+    const stored = [
+      { id: 'meant', occurredAt: at(0), lastFileAt: at(0), thumbnailKey: null, videoKey: null },
+      { id: 'close', occurredAt: at(5), lastFileAt: at(5), thumbnailKey: 't', videoKey: null },
+    ];
+    const clip = { ...upload(0), mediaKind: 'video' as const, forActivityId: 'meant' };
+    expect(plan(stored, [clip]).map((p) => p.activity)).toEqual(['meant']);
+    const clipped = [{ ...stored[0]!, videoKey: 'clip.mp4' }, stored[1]!];
+    expect(plan(clipped, [clip]).map((p) => p.activity)).toEqual(['close']);
   });
 
   it('is the same plan for the same candidates (a round checks its plan by them)', () => {

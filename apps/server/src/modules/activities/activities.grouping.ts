@@ -39,12 +39,13 @@ export function newActivity(
 /** What joining a file to an activity reads of it (a stored row, or one a round is still building). */
 export type JoinableState = Pick<
   ActivityRow,
-  'occurredAt' | 'lastFileAt' | 'thumbnailKey' | 'imageKeys' | 'videoKey' | 'width' | 'height'
+  'occurredAt' | 'lastFileAt' | 'mediaKind' | 'thumbnailKey' | 'imageKeys' | 'videoKey' | 'width' | 'height'
 >;
 
 /**
- * A file joining an activity: the event spans both, a snapshot is added to its images, a clip becomes its
- * video (and then sets the size the player shows) unless it has one, and the first thumbnail stays.
+ * A file joining an activity: the event spans both, a snapshot is added to its images (an activity without a
+ * picture becomes one of snapshots), a clip becomes its video (and then sets the size the player shows)
+ * unless it has one, and the first thumbnail stays. An event without media adds only its time.
  */
 export function joinedActivity(current: JoinableState, at: Date, media: PreparedMedia): ActivityPatch {
   const patch: ActivityPatch = {
@@ -53,6 +54,7 @@ export function joinedActivity(current: JoinableState, at: Date, media: Prepared
   };
   if (!current.thumbnailKey && media.thumbnailKey) patch.thumbnailKey = media.thumbnailKey;
   if (media.imageKey) patch.imageKeys = [...current.imageKeys, media.imageKey];
+  if (media.imageKey && current.mediaKind === 'none') patch.mediaKind = 'image';
   if (media.videoKey && !current.videoKey) {
     Object.assign(patch, {
       mediaKind: 'video',
@@ -112,17 +114,22 @@ export function planCameraFiles(
   return files.map((upload) => {
     const at = upload.receivedAt.getTime();
     const clip = upload.mediaKind === 'video';
-    let target = spans.findLast(
-      (s) => s.from <= at + windowMs && s.to >= at - windowMs && !(clip && s.video),
-    );
+    // A file meant for an activity joins it while it is there to join; else it is grouped by its time.
+    const meant = upload.forActivityId
+      ? spans.find((s) => s.id === upload.forActivityId && !(clip && s.video))
+      : undefined;
+    let target =
+      meant ?? spans.findLast((s) => s.from <= at + windowMs && s.to >= at - windowMs && !(clip && s.video));
     const starts = !target;
     if (!target) {
       target = { id: newId(), from: at, to: at, thumbnail: false, video: false };
       spans.push(target);
       spans.sort((a, b) => a.from - b.from || a.id.localeCompare(b.id));
     }
-    const needThumbnail = !target.thumbnail;
-    target.thumbnail = true;
+    // An event without media makes no thumbnail: the next picture of its activity does.
+    const pictured = upload.mediaKind !== 'none';
+    const needThumbnail = pictured && !target.thumbnail;
+    if (pictured) target.thumbnail = true;
     if (clip) target.video = true;
     target.from = Math.min(target.from, at);
     target.to = Math.max(target.to, at);

@@ -17,7 +17,8 @@ export const activityMediaPrefix = (userId: string, activityId: string) =>
 
 /** The media one upload adds to an activity, already on storage. */
 export interface PreparedMedia {
-  kind: 'image' | 'video';
+  /** `none`: an upload without media (a Nest event whose picture had expired) adds no file. */
+  kind: 'image' | 'video' | 'none';
   /** Every object written, so a run that does not commit can take them back. */
   keys: string[];
   /** The original snapshot, kept as the activity's full-size image. */
@@ -34,6 +35,9 @@ export interface PreparedMedia {
   /** Whether the clip had to be re-encoded for HLS (H.265, MJPEG…). */
   transcoded?: boolean;
 }
+
+/** An upload with bytes (every one but an event without media). */
+type StoredUpload = UploadRow & { storageKey: string; contentType: string };
 
 /** The upload's bytes are gone from storage: nothing can be made of it, now or on a retry. */
 export class MissingUploadError extends Error {}
@@ -71,14 +75,14 @@ export function createActivityMedia(deps: ActivityMediaDeps) {
   const { storage, ffmpeg } = deps;
   const tmpRoot = deps.tmpRoot ?? tmpdir();
 
-  async function fetchUpload(upload: UploadRow) {
+  async function fetchUpload(upload: StoredUpload) {
     const object = await storage.get(upload.storageKey);
     if (!object) throw new MissingUploadError(`upload ${upload.id} has no bytes at ${upload.storageKey}`);
     return object;
   }
 
   async function prepareImage(
-    upload: UploadRow,
+    upload: StoredUpload,
     prefix: string,
     token: string,
     needThumbnail: boolean,
@@ -106,7 +110,7 @@ export function createActivityMedia(deps: ActivityMediaDeps) {
   }
 
   async function prepareClip(
-    upload: UploadRow,
+    upload: StoredUpload,
     prefix: string,
     token: string,
     needThumbnail: boolean,
@@ -184,11 +188,18 @@ export function createActivityMedia(deps: ActivityMediaDeps) {
      * joins an activity that already has one.
      */
     async prepare(upload: UploadRow, activityId: string, needThumbnail: boolean): Promise<PreparedMedia> {
+      // An event without media adds itself to the activity (its time, the maker's verdict), no file.
+      if (upload.mediaKind === 'none' || upload.storageKey === null) return { kind: 'none', keys: [] };
+      const stored: StoredUpload = {
+        ...upload,
+        storageKey: upload.storageKey,
+        contentType: upload.contentType ?? contentTypeOfKey(upload.storageKey),
+      };
       const prefix = activityMediaPrefix(upload.userId, activityId);
       const token = randomBytes(6).toString('hex');
       return upload.mediaKind === 'video'
-        ? prepareClip(upload, prefix, token, needThumbnail)
-        : prepareImage(upload, prefix, token, needThumbnail);
+        ? prepareClip(stored, prefix, token, needThumbnail)
+        : prepareImage(stored, prefix, token, needThumbnail);
     },
 
     /** Removes files a run wrote but did not commit. */

@@ -120,7 +120,9 @@ export function createUploadProcessor(deps: UploadProcessorDeps) {
   const now = deps.now ?? (() => new Date());
   const alone = createLimiter(deps.aloneConcurrency ?? 2);
 
-  async function deleteObject(key: string): Promise<void> {
+  /** Removes an upload's bytes; an upload without media (`key` null) has none. */
+  async function deleteObject(key: string | null): Promise<void> {
+    if (key === null) return;
     await storage.delete(key).catch((err: unknown) => log.error({ err, key }, 'could not delete an upload'));
   }
 

@@ -114,7 +114,9 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
   /** Users limited to free events: a new activity uses one of them. */
   const limited = (owner: UploadOwner) => deps.billingEnabled && !owner.hasActiveSubscription;
 
-  async function deleteObject(key: string): Promise<void> {
+  /** Removes an upload's bytes; an upload without media (`key` null) has none. */
+  async function deleteObject(key: string | null): Promise<void> {
+    if (key === null) return;
     await storage.delete(key).catch((err: unknown) => log.error({ err, key }, 'could not delete an upload'));
   }
 
@@ -123,7 +125,7 @@ export function createUploadRounds(deps: UploadRoundsDeps) {
    * owner's cameras list counts it too ("Private: 3 events not kept today"), so it is told of a change.
    */
   async function drop(upload: UploadRow): Promise<'dropped'> {
-    await storage.delete(upload.storageKey);
+    if (upload.storageKey) await storage.delete(upload.storageKey);
     const at = deps.now();
     const dropped = await repo.transaction(async (q) => {
       if (!(await q.finishUpload(upload.id, 'dropped', null, at))) return false;

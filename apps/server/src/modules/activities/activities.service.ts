@@ -119,7 +119,9 @@ export function createActivitiesService(deps: ActivitiesServiceDeps) {
         const deleted = await repo.deleteUploads(batch.map((u) => u.id));
         // A processed upload's bytes were removed when its activity got its own copy.
         await Promise.all(
-          deleted.filter((u) => u.status !== 'processed').map((u) => storage.delete(u.storageKey)),
+          deleted.flatMap((u) =>
+            u.status !== 'processed' && u.storageKey ? [storage.delete(u.storageKey)] : [],
+          ),
         );
         uploads += deleted.length;
         if (batch.length < DELETE_BATCH) break;

@@ -13,7 +13,20 @@ export interface ActivityMedia {
 /** The kinds of things worth an alert; anything else (motion, shadows) is only recorded. */
 export const ALERT_KINDS: readonly ActivityObject['kind'][] = ['person', 'vehicle', 'animal'];
 
-export const isAlertWorthy = (objects: ActivityObject[]) => objects.some((o) => ALERT_KINDS.includes(o.kind));
+/**
+ * An event without a picture (a Nest event that reached us after Google's picture had expired) in which the
+ * camera's maker reported someone: a person, or the doorbell rang. Our analysis saw nothing there, so this
+ * is all that is known; the alert says it as the maker's ("Front Door Doorbell reported: …"), never as ours.
+ */
+export const reportedSomeoneUnseen = (a: Pick<ActivityRow, 'mediaKind' | 'cameraVerdict'>) =>
+  a.mediaKind === 'none' && a.cameraVerdict.some((v) => v === 'person' || v === 'chime');
+
+/**
+ * Whether an event is worth an alert: a person, vehicle or animal our analysis saw; for an event without a
+ * picture, someone its camera's maker reported (`reportedSomeoneUnseen`). Motion and sound alone are recorded.
+ */
+export const isAlertWorthy = (a: Pick<ActivityRow, 'objects' | 'mediaKind' | 'cameraVerdict'>) =>
+  a.objects.some((o) => ALERT_KINDS.includes(o.kind)) || reportedSomeoneUnseen(a);
 
 /** Sentences of one alert; beyond these, later activities are still attached but not spelled out. */
 const MAX_SENTENCES = 6;

@@ -16,7 +16,13 @@ import { activityPicture, createRicherDescriptions } from './llm-rewrite.js';
 import type { UsersApi } from '../users/users.module.js';
 
 // What other modules may use besides the API: rules and errors they share.
-export { attachmentFor, isAlertWorthy, readableDescription, type ActivityMedia } from './alert-message.js';
+export {
+  attachmentFor,
+  isAlertWorthy,
+  readableDescription,
+  reportedSomeoneUnseen,
+  type ActivityMedia,
+} from './alert-message.js';
 
 export interface AlertsNeeds {
   chat: Pick<ChatApi, 'postAgentMessage' | 'updateAgentMessage' | 'deleteAgentMessage'>;

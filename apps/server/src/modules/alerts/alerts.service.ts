@@ -122,7 +122,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         camera.isPrivateModeEnabled ||
         user.isGlobalPrivacyModeEnabled ||
         !wantedByCamera(camera, activity);
-      if (!isAlertWorthy(activity.objects) || quiet) {
+      if (!isAlertWorthy(activity) || quiet) {
         // A second look (more files of the event) may have changed what an alert already sent says.
         if (activity.alertMessageId) await refresh(user.id, activity.alertMessageId);
         return false;

@@ -51,6 +51,8 @@ export function createRicherDescriptions(deps: RicherDescriptionsDeps) {
       const messageId = ctx?.activity.alertMessageId;
       if (!ctx?.activity.description || !messageId) return;
       const { activity, camera, user } = ctx;
+      // No picture: the maker's verdict is all there is, and a model has nothing to add to it but guesses.
+      if (activity.mediaKind === 'none') return;
       const memories = await repo.memoryNotes(user.id, now());
       const recognised = new Set(activity.recognised.map((r) => r.memory_uuid));
       const picture = await deps.image(ctx);

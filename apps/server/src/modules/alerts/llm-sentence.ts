@@ -42,7 +42,7 @@ function factsText(input: RicherDescriptionInput): string {
   const lines = [
     `Camera: ${f.cameraName}${f.siteName ? ` (property ${f.siteName})` : ''}`,
     `Local time: ${formatClock(f.occurredAt, f.timezone, 'en')}`,
-    `Media: ${f.mediaKind === 'video' ? 'a video clip' : 'a snapshot'}`,
+    `Media: ${f.mediaKind === 'video' ? 'a video clip' : f.mediaKind === 'image' ? 'a snapshot' : 'none'}`,
     `Detected: ${subjectPhrase(f.objects, [], 'en') ?? 'nothing (motion only)'}`,
     `Recognised: ${f.recognised.length ? f.recognised.map((r) => `${r.name} (${r.category})`).join(', ') : 'nobody and nothing known'}`,
   ];

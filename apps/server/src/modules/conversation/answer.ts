@@ -37,7 +37,7 @@ export interface FoundActivity {
   cameraName: string;
   siteId: string | null;
   occurredAt: Date;
-  mediaKind: 'image' | 'video';
+  mediaKind: 'image' | 'video' | 'none';
   objects: DetectedObject[];
   recognised: (RecognisedName & { memory_uuid?: string })[];
   /** The stored sentence in English, and in the user's language when that is not English. */

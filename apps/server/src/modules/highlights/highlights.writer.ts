@@ -22,6 +22,7 @@ import {
   type SummaryCounts,
   type SummaryFacts,
 } from '../language/language.module.js';
+import { reportedSomeoneUnseen } from '../alerts/alerts.module.js';
 import type { LlmSummarizer } from './llm-summary.js';
 import type { HighlightsRepository, SummarisedActivity, SummaryOwner } from './highlights.repository.js';
 
@@ -53,14 +54,15 @@ export interface SummaryWritten {
 
 /**
  * How much an activity is worth a mention: anything its camera's routine finds unusual, then someone known,
- * people, vehicles, animals; motion is not.
+ * people (also someone a camera's maker reported in an event without a picture), vehicles, animals; motion
+ * is not.
  */
 function notability(a: SummarisedActivity): number {
   const kinds = new Set(a.objects.map((o) => o.kind));
   return (
     (a.routine?.unusual ? 10 : 0) +
     (a.recognised.length > 0 ? 4 : 0) +
-    (kinds.has('person') ? 3 : 0) +
+    (kinds.has('person') || reportedSomeoneUnseen(a) ? 3 : 0) +
     (kinds.has('vehicle') ? 2 : 0) +
     (kinds.has('animal') ? 2 : 0) +
     (a.mediaKind === 'video' && kinds.size > 0 ? 0.5 : 0)
@@ -88,6 +90,7 @@ function sentenceOf(
       objects: detectionsOf(a.objects),
       recognised: a.recognised,
       mediaKind: a.mediaKind,
+      cameraVerdict: a.cameraVerdict,
     },
     language,
   );

@@ -5,7 +5,7 @@ import { registerIngestWorkers, scheduleIngestJobs } from './ingest.jobs.js';
 import { createIngestRepository } from './ingest.repository.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { startIngestServers, type IngestServerPorts } from './ingest.servers.js';
-import { createIngestService, type UploadInput } from './ingest.service.js';
+import { createIngestService, type EventInput, type UploadInput } from './ingest.service.js';
 
 // What other modules may use besides the API: rules and errors they share.
 /** Counts a dropped or held upload in `ingest_counters`, on the caller's transaction (activities). */
@@ -83,6 +83,11 @@ export function createIngestModule(context: ModuleContext, needs: IngestNeeds) {
        * with its processing job before it resolves, like an FTP upload before its 226.
        */
       acceptUpload: (input: UploadInput) => ingest.acceptUpload(input),
+      /**
+       * Accepts an event that has no media (a Nest event whose picture had expired): committed with its
+       * processing job like an upload, it becomes an activity without a picture.
+       */
+      acceptWithoutMedia: (input: EventInput) => ingest.acceptWithoutMedia(input),
       /** Where one of the user's uploads stands (still pending, or the activity it became); undefined: gone. */
       uploadOutcome: (userId: string, uploadId: string) => repo.uploadOutcome(userId, uploadId),
     },

@@ -6,7 +6,7 @@ import {
   uploads,
   type CameraVerdict,
   type UploadSource,
-  type MediaKind,
+  type EventMediaKind,
 } from '../../platform/db/schema/ingest.js';
 import { cameraUploadCredentials } from '../../platform/db/schema/cameras.js';
 import { users } from '../../platform/db/schema/users.js';
@@ -18,14 +18,18 @@ export interface NewUploadRow {
   userId: string;
   cameraName: string;
   source: UploadSource;
-  storageKey: string;
+  /** Null: an upload without media (see `EVENT_MEDIA_KINDS`). */
+  storageKey: string | null;
   originalName: string;
-  mediaKind: MediaKind;
-  contentType: string;
+  mediaKind: EventMediaKind;
+  contentType: string | null;
   sizeBytes: number;
   /** SHA-256 of the bytes, hex. */
   contentSha256?: string;
   cameraVerdict?: CameraVerdict[];
+  /** When the event happened, where the sender knows better than the arrival (default: now). */
+  receivedAt?: Date;
+  forActivityId?: string;
 }
 
 /** How long a file sent again (same camera, name, size and bytes) is recognised as the one already stored. */
@@ -242,7 +246,7 @@ export function createIngestRepository(db: Db) {
         .select({ key: uploads.storageKey })
         .from(uploads)
         .where(and(eq(uploads.userId, userId), inArray(uploads.storageKey, keys)));
-      return new Set(rows.map((r) => r.key));
+      return new Set(rows.flatMap((r) => (r.key ? [r.key] : [])));
     },
   };
 }

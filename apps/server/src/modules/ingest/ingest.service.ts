@@ -33,7 +33,15 @@ export interface UploadInput {
   occurredAt?: Date;
   /** What the camera's maker said it saw (Nest's events), kept beside our analysis. */
   cameraVerdict?: CameraVerdict[];
+  /**
+   * The activity this file belongs to, where the sender knows it (a Nest clip preview of a session whose
+   * activity exists): it joins that activity while it exists and has no clip, else it is grouped by time.
+   */
+  forActivityId?: string;
 }
+
+/** An event without media: what is known of it besides a file (see `acceptWithoutMedia`). */
+export type EventInput = Omit<UploadInput, 'file' | 'forActivityId'>;
 
 export interface AcceptedUpload {
   uploadId: string;
@@ -79,6 +87,9 @@ export interface IngestServiceDeps {
 
 /** Where stored uploads of a user live (covered by the per-user media clean-up on account deletion). */
 export const uploadsPrefix = (userId: string) => `${userMediaPrefix(userId)}/uploads`;
+
+/** SHA-256 of no bytes: an upload without media is "empty", so the re-send check knows it sent again. */
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
 /** Uploads (requests) committed in one transaction at most. */
 const MAX_GROUP_COMMIT = 64;
@@ -161,9 +172,8 @@ export function createIngestService(deps: IngestServiceDeps) {
    * that is a file sent again (see `findResent`), also twice within this group, gets neither: answers those
    * as a map from their row id to the upload stored first.
    */
-  async function commitRows(prepared: PreparedUpload[]): Promise<Map<string, string>> {
+  async function commitRows(rows: NewUploadRow[]): Promise<Map<string, string>> {
     return deps.database.db.transaction(async (tx) => {
-      const rows = prepared.map((p) => p.row);
       const resent = await repo.findResent(rows, tx);
       const firstOf = new Map<string, string>();
       for (const row of rows) {
@@ -194,15 +204,15 @@ export function createIngestService(deps: IngestServiceDeps) {
   // one. Each waits no longer than it would anyway, and under load the embedded database runs one
   // transaction for many uploads instead of one each (its per-transaction cost is what limits throughput).
   const waiting: {
-    prepared: PreparedUpload[];
+    rows: NewUploadRow[];
     resolve: (resent: Map<string, string>) => void;
     reject: (err: unknown) => void;
   }[] = [];
   let committing = false;
 
-  function groupCommit(prepared: PreparedUpload[]): Promise<Map<string, string>> {
+  function groupCommit(rows: NewUploadRow[]): Promise<Map<string, string>> {
     return new Promise<Map<string, string>>((resolve, reject) => {
-      waiting.push({ prepared, resolve, reject });
+      waiting.push({ rows, resolve, reject });
       void drainCommits();
     });
   }
@@ -214,12 +224,12 @@ export function createIngestService(deps: IngestServiceDeps) {
       while (waiting.length > 0) {
         const group = waiting.splice(0, MAX_GROUP_COMMIT);
         try {
-          const resent = await commitRows(group.flatMap((g) => g.prepared));
+          const resent = await commitRows(group.flatMap((g) => g.rows));
           for (const g of group) g.resolve(resent);
         } catch (err) {
           // One bad upload (say, of an account deleted meanwhile) must not fail the others: each alone.
           if (group.length === 1) group[0]!.reject(err);
-          else for (const g of group) await commitRows(g.prepared).then(g.resolve, g.reject);
+          else for (const g of group) await commitRows(g.rows).then(g.resolve, g.reject);
         }
       }
     } finally {
@@ -278,6 +288,7 @@ export function createIngestService(deps: IngestServiceDeps) {
             contentSha256,
             ...(input.occurredAt ? { receivedAt: input.occurredAt } : {}),
             ...(input.cameraVerdict?.length ? { cameraVerdict: input.cameraVerdict } : {}),
+            ...(input.forActivityId ? { forActivityId: input.forActivityId } : {}),
           },
         };
       } catch (err) {
@@ -299,14 +310,15 @@ export function createIngestService(deps: IngestServiceDeps) {
       try {
         await Promise.all(
           prepared.map(async (p) => {
-            await storage.putFile(p.row.storageKey, p.path, p.media.contentType);
-            stored.push(p.row.storageKey);
+            const key = p.row.storageKey!;
+            await storage.putFile(key, p.path, p.media.contentType);
+            stored.push(key);
           }),
         );
         // Stored, not yet committed: while processing is behind, the camera waits here for its answer.
         await deps.backlog?.admit(ids);
         admitted = true;
-        resent = await groupCommit(prepared);
+        resent = await groupCommit(prepared.map((p) => p.row));
       } catch (err) {
         if (admitted) for (const id of ids) deps.backlog?.settled(id);
         await removeStored(stored);
@@ -318,7 +330,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       const again = prepared.filter((p) => resent.has(p.row.id));
       if (again.length > 0) {
         for (const p of again) deps.backlog?.settled(p.row.id);
-        await removeStored(again.map((p) => p.row.storageKey));
+        await removeStored(again.map((p) => p.row.storageKey!));
         log.info(
           { userId: again[0]!.row.userId, files: again.map((p) => printable(p.row.originalName)) },
           'camera upload sent again; acknowledged as the one already stored',
@@ -356,6 +368,48 @@ export function createIngestService(deps: IngestServiceDeps) {
       const prepared = await service.prepare(input);
       const [accepted] = await service.commit([prepared]);
       return accepted!;
+    },
+
+    /**
+     * An event that comes without media (a Nest event that reached us after Google's picture had expired):
+     * a row and its `activities.process-upload` job, committed like any upload's, with no bytes. It becomes
+     * an activity without a picture, through the same processing (private mode, free events, grouping,
+     * analysis, alert). Sent again with the same name within the hour, it is known as the one committed first.
+     */
+    async acceptWithoutMedia(input: EventInput): Promise<{ uploadId: string; resent?: true }> {
+      const row: NewUploadRow = {
+        id: randomUUID(),
+        userId: input.userId,
+        cameraName: normalizeCameraName(input.cameraName),
+        source: input.source,
+        storageKey: null,
+        originalName: cleanFileName(input.originalName),
+        mediaKind: 'none',
+        contentType: null,
+        sizeBytes: 0,
+        contentSha256: EMPTY_SHA256,
+        ...(input.occurredAt ? { receivedAt: input.occurredAt } : {}),
+        ...(input.cameraVerdict?.length ? { cameraVerdict: input.cameraVerdict } : {}),
+      };
+      await deps.backlog?.admit([row.id]);
+      let resent: Map<string, string>;
+      try {
+        resent = await groupCommit([row]);
+      } catch (err) {
+        deps.backlog?.settled(row.id);
+        throw err;
+      }
+      const first = resent.get(row.id);
+      if (first) {
+        deps.backlog?.settled(row.id);
+        return { uploadId: first, resent: true };
+      }
+      try {
+        deps.handOff?.([row.id]);
+      } catch (err) {
+        log.error({ err }, 'could not hand an upload to processing; its job will run it');
+      }
+      return { uploadId: row.id };
     },
 
     /**

@@ -298,6 +298,26 @@ describe('a busy scene (issue 31 point 12)', () => {
   });
 });
 
+describe('an event without a picture (a late Nest event)', () => {
+  const late = (cameraVerdict: ActivityFacts['cameraVerdict']) => ({
+    ...facts('Front Door Doorbell', []),
+    mediaKind: 'none' as const,
+    cameraVerdict,
+  });
+
+  it("says only Nest's verdict and why there is no picture, never a motion of ours, in English and German", () => {
+    expect(describeActivity(late(['chime', 'person']), 'en')).toBe(
+      "Front Door Doorbell reported: the doorbell rang; a person was at the door. No picture: the event reached Homesitter after Google's picture had expired.",
+    );
+    expect(describeActivity(late(['person', 'chime']), 'de')).toBe(
+      'Front Door Doorbell meldete: es hat geklingelt; eine Person war an der Tür. Kein Bild: Das Ereignis kam erst bei Homesitter an, als Googles Bild schon abgelaufen war.',
+    );
+    expect(describeActivity(late([]), 'en')).toBe(
+      "No picture: the event reached Homesitter after Google's picture had expired.",
+    );
+  });
+});
+
 describe("the camera maker's own verdict (Nest), said after ours", () => {
   const door = (cameraVerdict: ActivityFacts['cameraVerdict']) => ({
     ...facts('Front Door Doorbell', [person]),

@@ -48,7 +48,7 @@ export interface ActivityFacts {
   /** Distinct things seen (one entry per object, frames already merged). */
   objects: DetectedObject[];
   recognised: RecognisedName[];
-  mediaKind: 'image' | 'video';
+  mediaKind: 'image' | 'video' | 'none';
   /** What the camera's maker reported (Nest), said after our sentence and apart from it. */
   cameraVerdict?: readonly CameraVerdict[] | undefined;
 }
@@ -225,6 +225,9 @@ function withBackground(sentence: string, language: Language): string {
  * (ActivityObject.background) are never counted as visitors: "… with people in the background".
  */
 export function describeActivity(facts: ActivityFacts, language: Language): string {
+  // Nothing was seen, so nothing of ours is said (not even "Motion"): the maker's verdict and why.
+  if (facts.mediaKind === 'none')
+    return [verdictSentence(facts, language), NO_PICTURE[language]].filter(Boolean).join(' ');
   const subjects = subjectsOf(facts.objects, facts.recognised);
   const behind = facts.objects.filter((o) => o.background).length;
   const time = formatClock(facts.occurredAt, facts.timezone, language);
@@ -239,6 +242,12 @@ export function describeActivity(facts: ActivityFacts, language: Language): stri
   const verdict = verdictSentence(facts, language);
   return [site ? `${site}: ${sentence}` : sentence, verdict].filter(Boolean).join(' ');
 }
+
+/** Said of an event without media (`mediaKind` none): why there is no picture to look at. */
+const NO_PICTURE: Record<Language, string> = {
+  en: "No picture: the event reached Homesitter after Google's picture had expired.",
+  de: 'Kein Bild: Das Ereignis kam erst bei Homesitter an, als Googles Bild schon abgelaufen war.',
+};
 
 /**
  * The camera maker's own verdict in words, as its camera said it, never mixed into what we saw: "Front Door

@@ -14,7 +14,7 @@ export interface DescribedActivity {
   siteName: string | null;
   timezone: string | null;
   occurredAt: Date;
-  mediaKind: 'image' | 'video';
+  mediaKind: 'image' | 'video' | 'none';
   objects: ActivityObject[];
   recognised: RecognisedMemory[];
   /** The camera maker's own verdict (`activities.camera_verdict`). */

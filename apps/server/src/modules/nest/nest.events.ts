@@ -34,10 +34,10 @@ interface SdmEventMessage {
 export interface NestEventsDeps {
   repo: NestRepository;
   cameras: NestCameras;
-  ingest: Pick<IngestApi, 'acceptUpload' | 'uploadOutcome'>;
+  ingest: Pick<IngestApi, 'acceptUpload' | 'acceptWithoutMedia' | 'uploadOutcome'>;
   activities: Pick<ActivitiesApi, 'addCameraVerdict' | 'loadContext' | 'updateDescriptions'>;
   /** The event's picture with the owner's token, or null when Google has none for it any more. */
-  eventImage: (userId: string, deviceName: string, eventId: string) => Promise<Buffer>;
+  eventImage: (userId: string, deviceName: string, eventId: string) => Promise<Buffer | null>;
   /** A clip preview's MP4 with the owner's token. */
   eventClip: (userId: string, previewUrl: string) => Promise<Buffer>;
   log: Logger;
@@ -46,7 +46,8 @@ export interface NestEventsDeps {
 
 /**
  * Nest events into activities through the ingest, like any camera's upload: one per `eventSessionId`, the
- * picture fetched at once; later messages of a session add Nest's verdict to its activity. Answers once the message may be acknowledged: its activity committed, or dropped
+ * picture fetched at once (an event whose picture expired makes an activity without one); later messages of
+ * a session add Nest's verdict to its activity, and a clip preview to an activity without a clip. Answers once the message may be acknowledged: its activity committed, or dropped
  * on purpose (private mode, an unknown device, a session already made). A failure throws, and the message
  * is not acknowledged, so Pub/Sub delivers it again.
  */
@@ -87,6 +88,39 @@ export function createNestEvents(deps: NestEventsDeps) {
     );
   }
 
+  /**
+   * A clip preview in a later message of a session whose activity has no clip (it was made from a picture,
+   * or without one): the clip goes into that activity through the ingest (poster, HLS, its frames analysed),
+   * once. An activity deleted meanwhile, or one with a clip already, gets nothing. The alert already sent
+   * stays; its chat message shows the clip once the activity has it.
+   */
+  async function attachClip(
+    userId: string,
+    sessionId: string,
+    uploadId: string,
+    cameraName: string,
+    previewUrl: string,
+    verdict: CameraVerdict[],
+  ) {
+    const upload = await deps.ingest.uploadOutcome(userId, uploadId);
+    if (upload?.status === 'pending') throw new Error('nest: the session is not an activity yet');
+    const ctx = upload?.activityId ? await deps.activities.loadContext(upload.activityId) : undefined;
+    if (!ctx || ctx.activity.videoKey) return;
+    const clip = await deps.ingest.acceptUpload({
+      userId,
+      cameraName,
+      source: 'nest',
+      // The same name for a redelivery after a crash before the session said so: the ingest knows it again.
+      originalName: `nest-clip-${sessionId}.mp4`,
+      file: Readable.from(await deps.eventClip(userId, previewUrl)),
+      // The activity's own time, so the processing reads it among the activities the clip may join.
+      occurredAt: ctx.activity.occurredAt,
+      cameraVerdict: verdict,
+      forActivityId: ctx.activity.id,
+    });
+    await repo.recordSessionClip(userId, sessionId, clip.uploadId);
+  }
+
   return async function handle(data: string | undefined): Promise<void> {
     let message: SdmEventMessage;
     try {
@@ -110,7 +144,10 @@ export function createNestEvents(deps: NestEventsDeps) {
       const verdict = events.map(([k]) => EVENT_KINDS[k]!);
       const session = await repo.findSession(device.userId, sessionId);
       if (session) {
-        if (session.uploadId) await addToActivity(device.userId, session.uploadId, verdict);
+        if (!session.uploadId) continue;
+        if (verdict.length > 0) await addToActivity(device.userId, session.uploadId, verdict);
+        if (clip?.previewUrl && !session.clipUploadId)
+          await attachClip(device.userId, sessionId, session.uploadId, camera.name, clip.previewUrl, verdict);
         continue;
       }
       const kind = EVENT_KINDS[key] ?? 'clip';
@@ -128,13 +165,24 @@ export function createNestEvents(deps: NestEventsDeps) {
         await repo.recordSession(device.userId, sessionId, upload.uploadId);
         continue;
       }
-      if (!event?.eventId || now().getTime() - at.getTime() > EVENT_IMAGE_LIFE_MS) {
-        // Late: Google's picture is gone; nothing to analyse, and a made-up picture is no option.
-        log.info({ cameraId: camera.id, kind }, 'nest: event too old for its picture');
-        await repo.recordSession(device.userId, sessionId, null);
+      // Late (older than Google keeps its picture), or Google says the picture is gone: nothing is fetched.
+      const fresh = event?.eventId && now().getTime() - at.getTime() <= EVENT_IMAGE_LIFE_MS;
+      const image = fresh ? await deps.eventImage(device.userId, deviceName, event.eventId!) : null;
+      if (!image) {
+        // Nest's verdict is all there is: an activity without a picture, which says so. Never a made-up one.
+        log.info({ cameraId: camera.id, kind }, 'nest: event without its picture (expired)');
+        const upload = await deps.ingest.acceptWithoutMedia({
+          userId: device.userId,
+          cameraName: camera.name,
+          source: 'nest',
+          // The same name for a redelivery: the ingest knows an event sent again within the hour.
+          originalName: `nest-${kind}-${sessionId}`,
+          occurredAt: at,
+          cameraVerdict: verdict,
+        });
+        await repo.recordSession(device.userId, sessionId, upload.uploadId);
         continue;
       }
-      const image = await deps.eventImage(device.userId, deviceName, event.eventId);
       const upload = await deps.ingest.acceptUpload({
         userId: device.userId,
         cameraName: camera.name,

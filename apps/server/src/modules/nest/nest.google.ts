@@ -69,6 +69,16 @@ export interface NestGoogleConfig {
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
+/**
+ * Whether a GenerateImage answer says the event's image is gone for good: 400 `FAILED_PRECONDITION` or 404
+ * `NOT_FOUND` (Google's error shape, https://cloud.google.com/apis/design/errors). Reads the body only then.
+ */
+async function imageGone(res: Response): Promise<boolean> {
+  if (res.status !== 400 && res.status !== 404) return false;
+  const body = (await res.json().catch(() => ({}))) as { error?: { status?: unknown } };
+  return body.error?.status === 'FAILED_PRECONDITION' || body.error?.status === 'NOT_FOUND';
+}
+
 export function createNestGoogle(config: NestGoogleConfig) {
   const fetchFn = config.fetch ?? fetch;
   const now = config.now ?? (() => new Date());
@@ -206,9 +216,10 @@ export function createNestGoogle(config: NestGoogleConfig) {
     /**
      * `CameraEventImage.GenerateImage` for an event, then the image itself (`Authorization: Basic <token>`):
      * https://developers.google.com/nest/device-access/traits/device/camera-event-image. Google's URL is
-     * not user input: `CAMERA_NETWORKS` does not apply to it.
+     * not user input: `CAMERA_NETWORKS` does not apply to it. Null: Google no longer has the event's image
+     * (it expired); any other failure (5xx, unreachable) throws, to be tried again.
      */
-    async eventImage(accessToken: string, deviceName: string, eventId: string): Promise<Buffer> {
+    async eventImage(accessToken: string, deviceName: string, eventId: string): Promise<Buffer | null> {
       const res = await call(`${trim(config.apiUrl)}/${deviceName}:executeCommand`, {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
@@ -217,6 +228,7 @@ export function createNestGoogle(config: NestGoogleConfig) {
           params: { eventId },
         }),
       });
+      if (await imageGone(res)) return null;
       if (!res.ok) throw new NestProviderError(`GenerateImage answered ${res.status}`, res.status);
       const { results } = (await res.json()) as { results?: { url?: string; token?: string } };
       if (!results?.url || !results.token) throw new NestProviderError('GenerateImage answered no image');

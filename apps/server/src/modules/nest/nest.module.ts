@@ -25,7 +25,7 @@ export interface NestNeeds {
   cameras: Pick<CamerasApi, 'nest' | 'get'>;
   users: Pick<UsersApi, 'requireIdBySubject' | 'findRowById' | 'beforeDelete'>;
   chat: Pick<ChatApi, 'postAgentMessage'>;
-  ingest: Pick<IngestApi, 'acceptUpload' | 'uploadOutcome'>;
+  ingest: Pick<IngestApi, 'acceptUpload' | 'acceptWithoutMedia' | 'uploadOutcome'>;
   /** A later message of an event session adds Nest's verdict to the session's activity. */
   activities: Pick<ActivitiesApi, 'addCameraVerdict' | 'loadContext' | 'updateDescriptions'>;
   secrets: SecretBox;

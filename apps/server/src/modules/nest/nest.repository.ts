@@ -109,18 +109,32 @@ export function createNestRepository(db: Db) {
       return db.select().from(nestDevices).where(eq(nestDevices.deviceName, deviceName));
     },
 
-    /** The event session as recorded: the upload its first message made (null: none was made). */
-    async findSession(userId: string, sessionId: string): Promise<{ uploadId: string | null } | undefined> {
+    /**
+     * The event session as recorded: the upload its first message made (null: none was made, by a version
+     * that made no activity of a late event) and the clip preview a later message attached.
+     */
+    async findSession(
+      userId: string,
+      sessionId: string,
+    ): Promise<{ uploadId: string | null; clipUploadId: string | null } | undefined> {
       const [row] = await db
-        .select({ uploadId: nestEventSessions.uploadId })
+        .select({ uploadId: nestEventSessions.uploadId, clipUploadId: nestEventSessions.clipUploadId })
         .from(nestEventSessions)
         .where(and(eq(nestEventSessions.userId, userId), eq(nestEventSessions.sessionId, sessionId)))
         .limit(1);
       return row;
     },
 
-    async recordSession(userId: string, sessionId: string, uploadId: string | null): Promise<void> {
+    async recordSession(userId: string, sessionId: string, uploadId: string): Promise<void> {
       await db.insert(nestEventSessions).values({ userId, sessionId, uploadId }).onConflictDoNothing();
+    },
+
+    /** The clip preview a later message of the session brought, attached to its activity (once). */
+    async recordSessionClip(userId: string, sessionId: string, clipUploadId: string): Promise<void> {
+      await db
+        .update(nestEventSessions)
+        .set({ clipUploadId })
+        .where(and(eq(nestEventSessions.userId, userId), eq(nestEventSessions.sessionId, sessionId)));
     },
 
     async deleteDevices(userId: string): Promise<void> {

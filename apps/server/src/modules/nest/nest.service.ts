@@ -288,8 +288,8 @@ export function createNestService(deps: NestServiceDeps) {
       }
     },
 
-    /** An event's picture, fetched with its owner's token (GenerateImage, then the image). */
-    async eventImage(userId: string, deviceName: string, eventId: string): Promise<Buffer> {
+    /** An event's picture, fetched with its owner's token (GenerateImage, then the image); null: expired. */
+    async eventImage(userId: string, deviceName: string, eventId: string): Promise<Buffer | null> {
       const link = await repo.findLink(userId);
       if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
       try {

@@ -8,6 +8,7 @@ import {
   attachmentFor,
   isAlertWorthy,
   readableDescription,
+  reportedSomeoneUnseen,
   type ActivityMedia,
 } from '../alerts/alerts.module.js';
 import type { AgentMessageInput } from '../chat/chat.service.js';
@@ -79,10 +80,13 @@ export function watchMatches(w: WatchRow, ctx: Pick<AnalysisContext, 'activity' 
   if (w.siteIds.length > 0 && !(camera.siteId && w.siteIds.includes(camera.siteId))) return false;
   const at = activity.occurredAt.getTime();
   if (at < w.startsAt.getTime() || at >= w.endsAt.getTime()) return false;
-  if (w.kinds.length === 0 && w.memoryIds.length === 0) return isAlertWorthy(activity.objects);
+  if (w.kinds.length === 0 && w.memoryIds.length === 0) return isAlertWorthy(activity);
   const known = activity.recognised.some((r) => r.memory_uuid && w.memoryIds.includes(r.memory_uuid));
   const seen = activity.objects.some((o) => objectMatches({ kinds: w.kinds, labels: w.labels }, o));
-  return known || seen;
+  // Without a picture, someone the camera's maker reported is the person a watch for people waits for (never
+  // a named one: nobody was recognised).
+  const reported = w.kinds.includes('person') && reportedSomeoneUnseen(activity);
+  return known || seen || reported;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Activity } from '@homesitter/contract';
 import { Images, Play } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { focusStyle } from '../../shared/lib/focus';
+import { NoPicture } from '../../shared/ui/NoPicture';
 import { formatDuration } from './format';
 
 /** One past event in a camera's list: its picture (a button that opens it), time and description. */
@@ -20,6 +21,8 @@ export function ActivityItem({
   const description =
     activity.activity_description_in_preferred_language ?? activity.activity_description ?? null;
   const extraImages = activity.image_urls.length;
+  // An event that reached the server after its picture had expired (Nest): a tile that says so.
+  const pictureless = activity.media_kind === 'none' && !isClip && !activity.thumbnail_image_url;
   return (
     <article
       data-testid="activity"
@@ -29,7 +32,7 @@ export function ActivityItem({
       <button
         type="button"
         onClick={onOpen}
-        aria-label={t(isClip ? 'past.play' : 'past.open', { time: when })}
+        aria-label={t(isClip ? 'past.play' : pictureless ? 'past.openEvent' : 'past.open', { time: when })}
         className="relative aspect-video w-36 shrink-0 overflow-hidden rounded-lg bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400 sm:w-44"
       >
         {activity.thumbnail_image_url ? (
@@ -40,6 +43,8 @@ export function ActivityItem({
             className="size-full object-cover"
             style={focusStyle(activity.focus)}
           />
+        ) : pictureless ? (
+          <NoPicture className="size-full" />
         ) : null}
         {isClip ? (
           <span className="absolute inset-0 flex items-center justify-center">
@@ -68,7 +73,7 @@ export function ActivityItem({
         {activity.processing_status === 'unavailable' ? (
           <p className="mt-1 text-xs font-medium text-amber-300">{t('past.processingUnavailable')}</p>
         ) : null}
-        {!description ? (
+        {!description && !pictureless ? (
           <p className="mt-1 text-sm text-slate-400">
             {t(isClip ? 'past.clip' : 'past.snapshots', { count: extraImages })}
           </p>

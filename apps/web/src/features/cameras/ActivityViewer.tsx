@@ -2,6 +2,7 @@ import type { Activity } from '@homesitter/contract';
 import * as Dialog from '@radix-ui/react-dialog';
 import { Download, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { NoPicture } from '../../shared/ui/NoPicture';
 import { VideoPlayer } from '../../shared/ui/VideoPlayer';
 
 /**
@@ -34,7 +35,9 @@ export function ActivityViewer({
               </Dialog.Title>
               <Dialog.Description className="mt-1 text-sm text-slate-300">
                 {description ??
-                  t(clip ? 'past.clip' : 'past.snapshots', { count: activity.image_urls.length })}
+                  (activity.media_kind === 'none'
+                    ? null
+                    : t(clip ? 'past.clip' : 'past.snapshots', { count: activity.image_urls.length }))}
               </Dialog.Description>
             </div>
             <Dialog.Close
@@ -81,6 +84,10 @@ export function ActivityViewer({
                 </a>
               ) : null}
             </>
+          ) : null}
+          {!clip && activity.image_urls.length === 0 ? (
+            // No picture to show (an event that reached the server after its picture had expired).
+            <NoPicture className="aspect-video w-full rounded-xl" />
           ) : null}
           {activity.image_urls.length > 0 ? (
             <ul className={clip ? 'mt-4 grid grid-cols-2 gap-2 md:grid-cols-3' : 'flex flex-col gap-3'}>

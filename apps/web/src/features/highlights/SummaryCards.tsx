@@ -3,6 +3,7 @@ import { Car, PawPrint, Play, User, Users, Box } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NoPicture } from '../../shared/ui/NoPicture';
 import { focusStyle } from '../../shared/lib/focus';
 import { formatInZone } from '../../shared/lib/time';
 import { Card } from '../../shared/ui/Card';
@@ -72,7 +73,10 @@ function Moments({
                 className="h-12 w-20 shrink-0 rounded-md object-cover"
                 style={focusStyle(moment.thumbnail_focus)}
               />
-            ) : null}
+            ) : playable ? null : (
+              // A moment without a picture (a Nest event that arrived after its picture had expired).
+              <NoPicture className="h-12 w-20 shrink-0 rounded-md" />
+            )}
             <span className="min-w-0 flex-1">
               <span className="block text-xs text-slate-400">
                 {when}

@@ -5,6 +5,7 @@ import { isNativeApp } from '../lib/native';
 import { thumbnailFor } from '../lib/thumbnailCache';
 import { choosePlayer } from '../native/player';
 import { NativeStreamButton, NativeVideoActions } from './NativeVideo';
+import { NoPicture } from './NoPicture';
 
 /**
  * A clip that plays inline: native HLS (Safari), else hls.js loaded on demand, else the plain file.
@@ -79,7 +80,10 @@ export function VideoPlayer({
               style={{ aspectRatio: String(ratio) }}
             />
           </a>
-        ) : null}
+        ) : (
+          // Neither clip nor picture: an event that reached the server after its picture had expired.
+          <NoPicture className="w-full rounded-xl" style={{ aspectRatio: String(ratio) }} />
+        )}
         {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
       </figure>
     );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { cameras } from './cameras.js';
-import { MEDIA_KINDS, type CameraVerdict } from './ingest.js';
+import { EVENT_MEDIA_KINDS, type CameraVerdict } from './ingest.js';
 import { memories } from './memories.js';
 import { sites } from './sites.js';
 import { users } from './users.js';
@@ -78,7 +78,8 @@ export const activities = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     /** The last file's time; files of the camera until 10 s after it join this activity. */
     lastFileAt: timestamp('last_file_at', { withTimezone: true }).notNull(),
-    mediaKind: text('media_kind', { enum: MEDIA_KINDS }).notNull(),
+    /** `none`: the event came without a picture (docs/nest.md); only the camera maker's verdict is known. */
+    mediaKind: text('media_kind', { enum: EVENT_MEDIA_KINDS }).notNull(),
     thumbnailKey: text('thumbnail_key'),
     videoKey: text('video_key'),
     /** The HLS playlist; its segments live under the same key prefix. */

@@ -27,6 +27,13 @@ export const MEDIA_KINDS = ['image', 'video'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /**
+ * What an upload or an activity holds: a sniffed kind of media, or `none`: an event that reached us after its
+ * picture was gone (a Nest event older than Google's image), recorded from what the camera's maker said.
+ */
+export const EVENT_MEDIA_KINDS = [...MEDIA_KINDS, 'none'] as const;
+export type EventMediaKind = (typeof EVENT_MEDIA_KINDS)[number];
+
+/**
  * pending: stored and acknowledged, waiting for its job. processed: part of an activity. dropped: deleted
  * unprocessed (private mode). held: not processed for lack of free events; deleted after 24 h unless a
  * subscription starts. failed: the media could not be read.
@@ -48,10 +55,11 @@ export const uploads = pgTable(
     /** The camera as the upload named it; the job resolves (or registers) the camera. */
     cameraName: text('camera_name').notNull(),
     source: text('source', { enum: UPLOAD_SOURCES }).notNull(),
-    storageKey: text('storage_key').notNull(),
+    /** Null for an upload without media (`media_kind` none): there are no bytes. */
+    storageKey: text('storage_key'),
     originalName: text('original_name').notNull(),
-    mediaKind: text('media_kind', { enum: MEDIA_KINDS }).notNull(),
-    contentType: text('content_type').notNull(),
+    mediaKind: text('media_kind', { enum: EVENT_MEDIA_KINDS }).notNull(),
+    contentType: text('content_type'),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     /** SHA-256 of the bytes (hex), to know a file a camera sends again; null on older rows. */
     contentSha256: text('content_sha256'),
@@ -59,6 +67,11 @@ export const uploads = pgTable(
     /** What the camera's maker said it saw, where it says (Nest: person, motion, sound, chime). */
     cameraVerdict: jsonb('camera_verdict').$type<CameraVerdict[]>().notNull().default([]),
     status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+    /**
+     * The activity this upload is meant for, when the sender knows it (a Nest clip preview arriving after its
+     * session's activity was made): it joins that activity while it exists and has no clip.
+     */
+    forActivityId: uuid('for_activity_id'),
     activityId: uuid('activity_id'),
     processedAt: timestamp('processed_at', { withTimezone: true }),
   },

@@ -63,6 +63,8 @@ export const nestEventSessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     sessionId: text('session_id').notNull(),
     uploadId: uuid('upload_id'),
+    /** A clip preview of a later message, attached to the session's activity (once). */
+    clipUploadId: uuid('clip_upload_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('nest_event_sessions_unique').on(t.userId, t.sessionId)],
