@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import { randomBytes } from 'node:crypto';
 import { NEST_LINK_STATE_TTL_S, type NestLink, type NestLinkOutcome } from '@homesitter/contract';
 import type { Logger } from '../../platform/logger.js';
@@ -84,8 +85,26 @@ export function createNestService(deps: NestServiceDeps) {
     await deps.tellLinkLost(userId);
   }
 
+  /**
+   * One sync of an account at a time in this instance (the callback's and the scheduled one could meet):
+   * two at once would each add a camera for a new device.
+   */
+  const syncing = new Map<string, Promise<void>>();
+  function sync(userId: string): Promise<void> {
+    const next = (syncing.get(userId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => syncNow(userId));
+    syncing.set(userId, next);
+    void next
+      .finally(() => {
+        if (syncing.get(userId) === next) syncing.delete(userId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
   /** The account's devices as cameras: new ones added, gone ones removed, the rest configured. */
-  async function sync(userId: string): Promise<void> {
+  async function syncNow(userId: string): Promise<void> {
     if (!google) return;
     const link = await repo.findLink(userId);
     if (!link || link.status !== 'linked') return;
@@ -142,7 +161,14 @@ export function createNestService(deps: NestServiceDeps) {
         continue;
       }
       const camera = await cameras.add(userId, info.name);
-      await repo.insertDevice({ cameraId: camera.id, userId, deviceName: info.deviceName, ...details });
+      try {
+        await repo.insertDevice({ cameraId: camera.id, userId, deviceName: info.deviceName, ...details });
+      } catch (err) {
+        // Another instance's sync recorded this device first: its camera stands, this one goes again.
+        if (!isUniqueViolation(err)) throw err;
+        await cameras.remove(camera);
+        continue;
+      }
       await settle(camera, info.protocols, info.deviceName);
     }
     for (const [deviceName, row] of known) {
