@@ -43,6 +43,7 @@ describe('fresh links for history attachments', () => {
         video_url: `http://new/${row.id}/clip`,
         hls_url: `http://new/${row.id}/hls`,
         thumbnail_image_url: `http://new/${row.id}/thumb`,
+        focus: { x: 0.4, y: 0.3 },
       }),
     });
     const plain = { ...message('m0', []), role: 'user' as const, source_activity_uuid_list: [] };
@@ -58,6 +59,8 @@ describe('fresh links for history attachments', () => {
       hls_url: `http://new/${KEPT}/hls`,
       thumbnail_image_url: `http://new/${KEPT}/thumb`,
       camera_name: 'Front Door',
+      // Cropped where the findings are, as the activity's own picture is (issue 31 point 10).
+      focus: { x: 0.4, y: 0.3 },
     });
     expect(first!.videos[1]).toEqual(video(GONE));
     expect(second).toEqual(message('m2', [video(GONE)]));

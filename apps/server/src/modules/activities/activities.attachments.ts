@@ -3,7 +3,8 @@ import { alertText, languageOf } from '../language/language.module.js';
 import { captionFor, type CaptionReader } from './activities.captions.js';
 import type { ActivityRow } from './activities.repository.js';
 
-type ActivityMedia = Pick<Activity, 'thumbnail_image_url' | 'video_url' | 'hls_url'>;
+type ActivityMedia = Pick<Activity, 'thumbnail_image_url' | 'video_url' | 'hls_url'> &
+  Partial<Pick<Activity, 'focus'>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,6 +66,8 @@ export function createAttachmentRefresher(deps: {
                     url: fresh.video_url,
                     hls_url: fresh.hls_url,
                     thumbnail_image_url: fresh.thumbnail_image_url,
+                    // Where its picture is cropped follows the findings as they are now (older alerts too).
+                    ...(fresh.focus ? { focus: fresh.focus } : {}),
                     activity_description_in_preferred_language:
                       captions.get(v.activity_uuid!) ?? v.activity_description_in_preferred_language,
                   }

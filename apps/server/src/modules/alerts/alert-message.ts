@@ -1,6 +1,7 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
+import { focusOf } from '../media/media.module.js';
 import {
   alertText as composeAlertText,
   alertUnusualLine,
@@ -46,6 +47,7 @@ export function attachmentFor(a: ActivityRow, media: ActivityMedia): VideoAttach
     coalesced_activity_uuid:
       a.coalescedActivityId && a.coalescedActivityId !== a.id ? a.coalescedActivityId : null,
     thumbnail_image_url: media.thumbnail_image_url,
+    focus: focusOf(a.objects, a.width, a.height),
   };
 }
 

@@ -99,9 +99,13 @@ describe('analysing an activity', () => {
         thumbnail_image_url: expect.stringContaining('/thumb.webp'),
         video_url: null,
         hls_url: null,
+        focus: { x: expect.any(Number), y: expect.any(Number) },
       }),
     ]);
     expect(ai.published.map((p) => p.event)).toContain('ReceiveMessage');
+    // The live message is cropped where the person is too, not only the history (issue 31 point 10).
+    const live = ai.published.find((p) => p.event === 'ReceiveMessage')?.payload as ChatMessage;
+    expect(live.videos[0]!.focus).toEqual(alert!.videos[0]!.focus);
     expect(ai.notified).toEqual([
       {
         userId: who.userId,
