@@ -8,6 +8,7 @@ import { NativeStreamButton } from '../../../shared/ui/NativeVideo';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { cn } from '../../../shared/ui/cn';
 import { ConfigurationProgress } from '../add/ConfigurationProgress';
+import { useIsPrivate } from '../useIsPrivate';
 import { useCameraLive } from './liveApi';
 import { LivePlayer } from './LivePlayer';
 import { SnapshotView } from './SnapshotView';
@@ -24,6 +25,7 @@ type LiveCamera = Pick<
   | 'stream_error'
   | 'snapshot_url'
   | 'snapshot_date_time_utc'
+  | 'settings'
 >;
 
 /**
@@ -45,6 +47,9 @@ export function CameraLiveView({
   const isStream = camera.connection_type !== 'upload' && camera.connection_type !== 'nest';
   const ready = !isStream || camera.configuration_status === 'configured';
   const live = useCameraLive(camera.name, ready);
+  // Private mode (the account's or the camera's own) shows as such at once, as the cards do, not only once
+  // the server's stream status has followed, and never as a missing snapshot.
+  const isPrivate = useIsPrivate(camera);
   const frame = cn(
     'flex w-full flex-col items-center justify-center gap-3 bg-slate-950 p-6 text-center',
     fill ? 'h-full' : 'aspect-video rounded-2xl ring-1 ring-slate-800',
@@ -80,10 +85,11 @@ export function CameraLiveView({
         cameraName={camera.name}
         live={live.data}
         lastActivity={camera.last_activity_date_time_utc}
+        isPrivate={isPrivate}
         fill={fill}
       />
     );
-  const status = camera.stream_status ?? live.data.stream_status;
+  const status = isPrivate ? 'private' : (camera.stream_status ?? live.data.stream_status);
   // The phone's own player in the iOS/Android apps (HLS); private mode and a stopped stream show their state.
   if (
     status !== 'private' &&
@@ -99,7 +105,7 @@ export function CameraLiveView({
     <LivePlayer
       cameraName={camera.name}
       live={live.data}
-      streamStatus={camera.stream_status}
+      streamStatus={isPrivate ? 'private' : camera.stream_status}
       streamError={camera.stream_error}
       refresh={async () => (await live.refetch()).data}
       fill={fill}
