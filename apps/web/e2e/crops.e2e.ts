@@ -119,6 +119,25 @@ describe('pictures cropped around what was detected', () => {
       expect(await difference(poster, await firstFrame())).toBeGreaterThan(4);
       expect(clip.focus).not.toEqual({ x: 0.5, y: 0.5 });
 
+      // The chat's alerts crop the same way: the portrait's picture and the clip's poster (issue 31 point 10).
+      await page.goto(`${baseUrl}/chat`);
+      const portraitPath = new URL(portrait.thumbnail_image_url!, baseUrl).pathname;
+      const bubblePicture = page
+        .getByTestId('chat-message')
+        .locator('figure img')
+        .and(page.locator(`img[src*="${portraitPath}"]`));
+      await bubblePicture.waitFor({ timeout: ANALYSED_TIMEOUT_MS });
+      expect(await bubblePicture.evaluate((img) => getComputedStyle(img).objectFit)).toBe('cover');
+      await expect
+        .poll(() => bubblePicture.evaluate((img) => getComputedStyle(img).objectPosition))
+        .toBe(position(portrait.focus));
+      const bubbleClip = page.getByTestId('chat-message').locator('figure video');
+      await bubbleClip.waitFor();
+      expect(await bubbleClip.evaluate((video) => getComputedStyle(video).objectFit)).toBe('cover');
+      await expect
+        .poll(() => bubbleClip.evaluate((video) => getComputedStyle(video).objectPosition))
+        .toBe(position(clip.focus));
+
       // Today's summary shows the portrait or the clip as its hero, cropped at that moment's focus.
       await page.goto(`${baseUrl}/highlights`);
       const hero = page.getByTestId('summary-hero').first();

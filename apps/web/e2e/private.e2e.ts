@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { testMedia } from '@homesitter/cameras/testing';
+import {
+  publishScene,
+  startRtspServer,
+  testMedia,
+  type Publication,
+  type RtspTestServer,
+} from '@homesitter/cameras/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -91,6 +97,69 @@ describe('global private mode (issue 31, point 9)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+});
+
+describe("a stream camera's own Live tab in private mode (issue 31, point 9)", () => {
+  let rtsp: RtspTestServer;
+  let publication: Publication;
+  beforeAll(async () => {
+    rtsp = await startRtspServer();
+    publication = await publishScene(rtsp.url('/yard'), 'clock', { width: 320, height: 180, fps: 5 });
+    await rtsp.waitForPublisher('/yard');
+  });
+  afterAll(async () => {
+    await publication?.stop();
+    await rtsp?.close();
+  });
+
+  it(
+    'says Private, not "No snapshot yet", in global and in the camera\'s own private mode, in English and German',
+    { timeout: 240_000 },
+    async () => {
+      const session = await verifiedUserViaApi(baseUrl, dataDir, 'private-stream');
+      await apiCall(baseUrl, 'POST', '/api/users/cameras', session, {
+        name: 'Yard',
+        connection: { type: 'rtsp', url: rtsp.url('/yard') },
+      });
+      const yard = async () =>
+        (
+          await apiCall<{ data: { name: string; stream_status: string | null }[] }>(
+            baseUrl,
+            'GET',
+            '/api/users/cameras',
+            session,
+          )
+        ).data.find((c) => c.name === 'Yard');
+      await expect.poll(async () => (await yard())?.stream_status, { timeout: 60_000 }).toBe('streaming');
+
+      const context = await signedInContext(browser, session, DESKTOP);
+      const { page, errors } = await openPage(context);
+      const liveTab = page.getByRole('tabpanel');
+      const expectPrivate = async (words: RegExp, not: string) => {
+        await page.goto(`${baseUrl}/cameras/Yard`);
+        await liveTab.getByText(words).first().waitFor();
+        expect(await liveTab.getByText(not).count()).toBe(0);
+      };
+
+      await apiCall(baseUrl, 'POST', '/api/users/update-global-privacy-mode', session, {
+        is_global_privacy_mode_enabled: true,
+      });
+      await expect.poll(async () => (await yard())?.stream_status).toBe('private');
+      await expectPrivate(/Private/, 'No snapshot yet');
+
+      await apiCall(baseUrl, 'POST', '/api/users/update-global-privacy-mode', session, {
+        is_global_privacy_mode_enabled: false,
+      });
+      await expect.poll(async () => (await yard())?.stream_status, { timeout: 60_000 }).toBe('streaming');
+      await apiCall(baseUrl, 'PUT', '/api/cameras/Yard/settings', session, { is_private_mode_enabled: true });
+      await expect.poll(async () => (await yard())?.stream_status).toBe('private');
+      await apiCall(baseUrl, 'POST', '/api/users/preferred-language', session, { preferred_language: 'de' });
+      await page.evaluate(() => window.localStorage.setItem('homesitter.language', 'de'));
+      await expectPrivate(/Privat/, 'Noch kein Schnappschuss');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe('the public camera test for a signed-in user (issue 31, point 5)', () => {

@@ -46,6 +46,9 @@ const videoAttachmentShape = (line: TextField, lines: TextField) => ({
   coalesced_activity_uuid: line('coalesced_activity_uuid', z.string().max(64)).nullish(),
   urn: line('urn', z.string().max(500)).nullish(),
   thumbnail_image_url: line('thumbnail_image_url', z.string().max(2_048)).nullish(),
+  focus: pictureFocusSchema
+    .nullish()
+    .describe('Where a cover crop of the picture or poster keeps what was detected'),
 });
 
 /** docs/product.md §3 "Video attachment": a clip of an activity, shown inline in a message. */

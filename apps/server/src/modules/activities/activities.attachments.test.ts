@@ -43,6 +43,7 @@ describe('fresh links for history attachments', () => {
         video_url: `http://new/${row.id}/clip`,
         hls_url: `http://new/${row.id}/hls`,
         thumbnail_image_url: `http://new/${row.id}/thumb`,
+        focus: { x: 0.4, y: 0.3 },
       }),
     });
     const plain = { ...message('m0', []), role: 'user' as const, source_activity_uuid_list: [] };
@@ -58,6 +59,8 @@ describe('fresh links for history attachments', () => {
       hls_url: `http://new/${KEPT}/hls`,
       thumbnail_image_url: `http://new/${KEPT}/thumb`,
       camera_name: 'Front Door',
+      // Cropped where the findings are, as the activity's own picture is (issue 31 point 10).
+      focus: { x: 0.4, y: 0.3 },
     });
     expect(first!.videos[1]).toEqual(video(GONE));
     expect(second).toEqual(message('m2', [video(GONE)]));
@@ -103,5 +106,40 @@ describe('fresh links for history attachments', () => {
     expect(english!.videos[0]!.activity_description_in_preferred_language).toBe(
       'A person walked up to the Haustür at 3:12 PM.',
     );
+  });
+
+  it("writes an alert's text again in the user's language as it is now; an answer about the event keeps its own", async () => {
+    const alertId = '33333333-3333-4333-8333-333333333333';
+    const analysed = {
+      id: KEPT,
+      alertMessageId: alertId,
+      cameraName: 'Haustür',
+      occurredAt: new Date('2025-06-10T13:12:00Z'),
+      analysedAt: new Date('2025-06-10T13:12:05Z'),
+      mediaKind: 'image',
+      objects: [{ kind: 'person', label: 'person', score: 0.9 }],
+      recognised: [],
+      routine: null,
+      description: 'A person walked up to the Haustür at 3:12 PM.',
+      descriptionLocalized: null,
+    } as unknown as ActivityRow;
+    const refreshIn = (preferredLanguage: string) =>
+      createAttachmentRefresher({
+        repo: {
+          findActivities: async () => [analysed],
+          reader: async () => ({ preferredLanguage, timezone: 'Europe/Berlin' }),
+        },
+        media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
+      });
+    const alert = {
+      ...message(alertId, [video(KEPT)]),
+      text: 'A person walked up to the Haustür at 3:12 PM.',
+    };
+    const answer = { ...message('m2', [video(KEPT)]), text: 'Yes, one person came today.' };
+    const [german, germanAnswer] = await refreshIn('de')('u1', [alert, answer]);
+    expect(german!.text).toBe('Eine Person kam um 15:12 zur Haustür.');
+    expect(germanAnswer!.text).toBe('Yes, one person came today.');
+    const [english] = await refreshIn('en')('u1', [alert]);
+    expect(english!.text).toBe('A person walked up to the Haustür at 3:12 PM.');
   });
 });

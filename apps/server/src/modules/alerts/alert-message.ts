@@ -1,7 +1,13 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import type { ActivityObject } from '../../platform/db/schema.js';
 import type { ActivityRow } from '../activities/activities.repository.js';
-import { unusualLine, type Language } from '../language/language.module.js';
+import { focusOf } from '../media/media.module.js';
+import {
+  alertText as composeAlertText,
+  alertUnusualLine,
+  type AlertPart,
+  type Language,
+} from '../language/language.module.js';
 
 /** An activity's media as signed, expiring URLs. */
 export interface ActivityMedia {
@@ -27,9 +33,6 @@ export const reportedSomeoneUnseen = (a: Pick<ActivityRow, 'mediaKind' | 'camera
  */
 export const isAlertWorthy = (a: Pick<ActivityRow, 'objects' | 'mediaKind' | 'cameraVerdict'>) =>
   a.objects.some((o) => ALERT_KINDS.includes(o.kind)) || reportedSomeoneUnseen(a);
-
-/** Sentences of one alert; beyond these, later activities are still attached but not spelled out. */
-const MAX_SENTENCES = 6;
 
 /** The sentence the user reads: in their language when there is one. */
 export const readableDescription = (a: Pick<ActivityRow, 'description' | 'descriptionLocalized'>) =>
@@ -57,23 +60,27 @@ export function attachmentFor(a: ActivityRow, media: ActivityMedia): VideoAttach
     coalesced_activity_uuid:
       a.coalescedActivityId && a.coalescedActivityId !== a.id ? a.coalescedActivityId : null,
     thumbnail_image_url: media.thumbnail_image_url,
+    focus: focusOf(a.objects, a.width, a.height),
   };
 }
 
 type AlertedActivity = Pick<ActivityRow, 'description' | 'descriptionLocalized' | 'routine' | 'cameraName'>;
 
-/** "Unusual: …" when one of the alert's activities departs from its camera's routine (the first that does). */
-export function unusualLineOf(activities: AlertedActivity[], language: Language): string | undefined {
-  const odd = activities.find((a) => a.routine?.unusual);
-  return odd?.routine?.unusual ? unusualLine(odd.routine.unusual, odd.cameraName, language) : undefined;
-}
+/** The alert's parts as the owner reads them when it is sent (their stored sentences). */
+const partsOf = (activities: AlertedActivity[]): AlertPart[] =>
+  activities.map((a) => ({
+    sentence: readableDescription(a),
+    unusual: a.routine?.unusual,
+    cameraName: a.cameraName,
+  }));
 
-/** The alert's text: why it is unusual when it is, then each distinct sentence of its activities, first to last. */
-export function alertText(activities: AlertedActivity[], language: Language): string {
-  const sentences = [...new Set(activities.map(readableDescription).filter(Boolean))];
-  const unusual = unusualLineOf(activities, language);
-  return [...(unusual ? [unusual] : []), ...sentences.slice(0, MAX_SENTENCES)].join('\n');
-}
+/** "Unusual: …" when one of the alert's activities departs from its camera's routine (the first that does). */
+export const unusualLineOf = (activities: AlertedActivity[], language: Language) =>
+  alertUnusualLine(partsOf(activities), language);
+
+/** The alert's text as sent (language/alert-text.ts); history renders it again in the reader's language. */
+export const alertText = (activities: AlertedActivity[], language: Language) =>
+  composeAlertText(partsOf(activities), language);
 
 /**
  * Whether the camera wants this alert: with "only unusual events" on, an event its routine finds usual is

@@ -36,6 +36,7 @@ export interface AlertsServiceDeps {
       userId: string,
       messageId: string,
       patch: Pick<AgentMessageInput, 'text' | 'videos' | 'source_activity_uuid_list'>,
+      options?: { resend?: boolean },
     ): Promise<ChatMessage | undefined>;
   };
   notify(userId: string, notification: ActivityAlertNotification): Promise<unknown>;
@@ -53,7 +54,8 @@ export const COALESCE_WINDOW_MS = 60_000;
 /**
  * Alerts: an activity with a person, vehicle or animal on a camera that is not muted becomes an agent chat
  * message with the activity attached, pushed to the owner. Events of one camera within 60 s of an alert's
- * first event join it: the message is updated (`ReceiveMessageUpdate`), nobody is pushed again.
+ * first event join it: the message is updated (`ReceiveMessageUpdate`) with the time of the newest, so it
+ * moves to the bottom of the chat; nobody is pushed again.
  */
 export function createAlertsService(deps: AlertsServiceDeps) {
   const { repo, log } = deps;
@@ -83,9 +85,17 @@ export function createAlertsService(deps: AlertsServiceDeps) {
     }
   }
 
-  /** Re-renders an alert message from its activities (a joined activity, a correction, a richer text). */
-  async function refresh(userId: string, messageId: string): Promise<ChatMessage | undefined> {
-    return deps.chat.updateAgentMessage(userId, messageId, await contentOf(userId, messageId));
+  /**
+   * Re-renders an alert message from its activities (a joined activity, a correction, a richer text). An
+   * activity that joined makes it `resend`: the bubble takes the time of now (its newest event) and moves to
+   * the bottom of the chat, instead of keeping its first event's time above what was said since.
+   */
+  async function refresh(
+    userId: string,
+    messageId: string,
+    options: { resend?: boolean } = {},
+  ): Promise<ChatMessage | undefined> {
+    return deps.chat.updateAgentMessage(userId, messageId, await contentOf(userId, messageId), options);
   }
 
   async function push(ctx: AnalysisContext, activity: ActivityRow): Promise<void> {
@@ -132,7 +142,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       if (claim.kind === 'new') {
         const outcome = await post(user.id, claim.messageId);
         if (outcome === 'posted') await push(ctx, activity);
-      } else if (!(await refresh(user.id, claim.messageId))) {
+      } else if (!(await refresh(user.id, claim.messageId, { resend: claim.kind === 'joined' }))) {
         // Claimed by an attempt that stopped before posting (a crash): post it now. Pushing is left to the
         // first activity's own run, so a joined event never pushes on its own.
         const outcome = await post(user.id, claim.messageId);

@@ -99,9 +99,13 @@ describe('analysing an activity', () => {
         thumbnail_image_url: expect.stringContaining('/thumb.webp'),
         video_url: null,
         hls_url: null,
+        focus: { x: expect.any(Number), y: expect.any(Number) },
       }),
     ]);
     expect(ai.published.map((p) => p.event)).toContain('ReceiveMessage');
+    // The live message is cropped where the person is too, not only the history (issue 31 point 10).
+    const live = ai.published.find((p) => p.event === 'ReceiveMessage')?.payload as ChatMessage;
+    expect(live.videos[0]!.focus).toEqual(alert!.videos[0]!.focus);
     expect(ai.notified).toEqual([
       {
         userId: who.userId,
@@ -278,6 +282,41 @@ describe('coalescing alerts of one camera', () => {
     expect(joined.coalescedActivityId).toBe(first.id);
   });
 
+  it('gives the joined alert the time of its newest event: it moves below what was said since, live and in history', async () => {
+    const { who, ai, activity } = await household();
+    const first = await activity('rose', new Date('2026-06-01T13:12:00Z'));
+    const second = await activity('car', new Date('2026-06-01T13:12:45Z'));
+    await ai.analysis.analyseActivity(first.id);
+    const [sent] = await history(who);
+    const question = await call(t, who, 'POST', '/api/users/messages', { text: 'Who is at the door?' });
+    expect(question.statusCode, question.body).toBe(201);
+    const asked = question.json<{ data: ChatMessage }>().data;
+    await ai.analysis.analyseActivity(second.id);
+
+    // Only the question and the alert: an answer to the question may come meanwhile.
+    const messages = (await history(who)).filter((m) =>
+      [asked.message_uuid, sent!.message_uuid].includes(m.message_uuid),
+    );
+    expect(messages.map((m) => m.message_uuid)).toEqual([asked.message_uuid, sent!.message_uuid]);
+    const alert = messages[1]!;
+    expect(Date.parse(alert.date_time_utc)).toBeGreaterThan(Date.parse(asked.date_time_utc));
+    const update = ai.published.find((p) => p.event === 'ReceiveMessageUpdate');
+    expect(update?.payload).toMatchObject({
+      message_uuid: sent!.message_uuid,
+      date_time_utc: alert.date_time_utc,
+    });
+  });
+
+  it("keeps an alert's time when a second look at its own event changes its text", async () => {
+    const { who, ai, activity } = await household();
+    const a = await activity('rose');
+    await ai.analysis.analyseActivity(a.id);
+    const [sent] = await history(who);
+    await ai.alerts.refresh(who.userId, sent!.message_uuid);
+    const [again] = await history(who);
+    expect(again!.date_time_utc).toBe(sent!.date_time_utc);
+  });
+
   it('starts a new alert 61 s after the first event', async () => {
     const { who, ai, activity } = await household();
     const first = await activity('rose', new Date('2026-06-01T13:12:00Z'));
@@ -301,6 +340,23 @@ describe('coalescing alerts of one camera', () => {
     });
     await ai.analysis.analyseActivity(garage.id);
     expect(await history(who)).toHaveLength(2);
+  });
+});
+
+describe("an alert's text", () => {
+  it("reads in the user's language as it is now: sent in English, shown in German after the switch", async () => {
+    const { who, ai, activity } = await household();
+    await ai.analysis.analyseActivity((await activity('stranger')).id);
+    const [english] = await history(who);
+    expect(english!.text).toMatch(/^A person .*Front Door/);
+    const switched = await call(t, who, 'POST', '/api/users/preferred-language', {
+      preferred_language: 'de',
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const [german] = await history(who);
+    expect(german!.message_uuid).toBe(english!.message_uuid);
+    expect(german!.text).toMatch(/^Eine Person .*Front Door/);
+    expect(german!.videos[0]!.activity_description_in_preferred_language).toBe(german!.text);
   });
 });
 

@@ -53,7 +53,9 @@ export function createChatRepository(db: Db) {
     async updateAgentMessage(
       userId: string,
       id: string,
-      patch: Partial<Pick<NewChatMessage, 'text' | 'imageUrls' | 'videos' | 'sourceActivityUuids'>>,
+      patch: Partial<
+        Pick<NewChatMessage, 'text' | 'imageUrls' | 'videos' | 'sourceActivityUuids' | 'sentAt'>
+      >,
     ): Promise<ChatMessageRow | undefined> {
       const [row] = await db
         .update(chatMessages)

@@ -244,15 +244,19 @@ export function createChatService(deps: ChatServiceDeps) {
      * For the AI: changes a message it already sent (an alert that gained an activity, a correction, a
      * richer text) and tells open apps with `ReceiveMessageUpdate`, which replaces the message of the same
      * id (a second `ReceiveMessage` would be dropped as a duplicate). Undefined when there is no such message.
+     * `resend` gives it the time of now, so it moves to the bottom of the chat (an alert that gained a newer
+     * event speaks of now, not of its first event); a correction or a richer text leaves the time alone.
      */
     async updateAgentMessage(
       userId: string,
       messageId: string,
       patch: Pick<AgentMessageInput, 'text' | 'image_urls' | 'videos' | 'source_activity_uuid_list'>,
+      options: { resend?: boolean } = {},
     ): Promise<ChatMessage | undefined> {
       if (!UUID.test(messageId)) return undefined;
       const row = await writing(userId, () =>
         repo.updateAgentMessage(userId, messageId, {
+          ...(options.resend ? { sentAt: now() } : {}),
           ...(patch.text !== undefined ? { text: patch.text } : {}),
           ...(patch.image_urls ? { imageUrls: patch.image_urls } : {}),
           ...(patch.videos ? { videos: patch.videos } : {}),

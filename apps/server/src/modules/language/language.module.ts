@@ -41,5 +41,6 @@ export {
 } from './lexicon.js';
 export { deWhere, enWhere, placeOf, siteWhere } from './places.js';
 export { describe, detectionsOf, factsOf, localisedLanguage } from './stored-descriptions.js';
+export { type AlertPart, alertText, alertUnusualLine } from './alert-text.js';
 export { unusualLabel, unusualLine, unusualReason, type UnusualFacts } from './unusual.js';
 export { composeSummary, type SummaryCounts, type SummaryFacts } from './summary.js';

@@ -25,6 +25,9 @@ export function captionUnder(video: VideoAttachment, text: string): string | nul
   return video.camera_name ?? null;
 }
 
+/** A portrait in a bubble is cropped to 4:5 around the person, so one picture never fills a phone's screen. */
+const NARROWEST_PICTURE = 4 / 5;
+
 /** One message: quote, text, images and clips; our own pending or failed messages say so. */
 export function MessageBubble({ item, timeZone, onReply, onRetry }: Props) {
   const { t, i18n } = useTranslation('chat');
@@ -82,6 +85,7 @@ export function MessageBubble({ item, timeZone, onReply, onRetry }: Props) {
             key={video.activity_uuid ?? i}
             video={video}
             caption={captionUnder(video, item.text)}
+            minRatio={NARROWEST_PICTURE}
             className="mt-2 w-64 max-w-full md:w-80"
           />
         ))}

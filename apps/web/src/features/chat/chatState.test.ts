@@ -111,6 +111,25 @@ describe('chat state (docs/product.md §4)', () => {
     expect(items.map((i) => i.message_uuid)).toEqual(['a', 'b']);
   });
 
+  it('moves an updated message that took a later time (an alert a newer event joined) to where that time puts it', () => {
+    const at = (id: string, time: string) => ({ ...message(id), date_time_utc: time });
+    const current: ChatItem[] = [
+      at('alert', '2025-01-01T10:00:00Z'),
+      at('question', '2025-01-01T10:00:20Z'),
+      at('answer', '2025-01-01T10:00:21Z'),
+      pending,
+    ];
+    const items = chatReducer(current, {
+      type: 'update',
+      message: { ...at('alert', '2025-01-01T10:00:45Z'), text: 'A person and a car at the Front Door' },
+    });
+    expect(items.map((i) => i.message_uuid)).toEqual(['question', 'answer', 'alert', 'tmp-1']);
+    expect(items[2]).toMatchObject({
+      text: 'A person and a car at the Front Door',
+      date_time_utc: '2025-01-01T10:00:45Z',
+    });
+  });
+
   it('marks a failed send, and a retry pends it again', () => {
     let items = chatReducer([], { type: 'pending', item: pending });
     items = chatReducer(items, { type: 'fail', localId: 'tmp-1' });

@@ -65,11 +65,21 @@ export function chatReducer(items: ChatItem[], action: ChatAction): ChatItem[] {
       if (m.role === 'user' && items.some((i) => i.localId && i.isPending && i.text === m.text)) return items;
       return [...items, m];
     }
-    case 'update':
-      // A message we show changed (an alert gained an event, a correction): it keeps its place.
-      return items.map((i) =>
-        !i.localId && i.message_uuid === action.message.message_uuid ? { ...action.message } : i,
-      );
+    case 'update': {
+      const m = action.message;
+      const shown = items.find((i) => !i.localId && i.message_uuid === m.message_uuid);
+      if (!shown) return items;
+      // A message we show changed (a correction, a richer text): it keeps its place.
+      if (shown.date_time_utc === m.date_time_utc) return items.map((i) => (i === shown ? { ...m } : i));
+      // It changed its time (an alert a newer event joined): it goes where the new time puts it, as the
+      // history would order it, ahead of our messages still being sent.
+      const rest = items.filter((i) => i !== shown);
+      const at = Date.parse(m.date_time_utc);
+      let index = rest.length;
+      while (index > 0 && (rest[index - 1]!.localId || Date.parse(rest[index - 1]!.date_time_utc) > at))
+        index -= 1;
+      return [...rest.slice(0, index), { ...m }, ...rest.slice(index)];
+    }
     case 'pending':
       return [...items, action.item];
     case 'confirm': {

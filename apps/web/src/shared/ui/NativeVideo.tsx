@@ -1,6 +1,8 @@
 import { Download, Play, Share2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { PictureFocus } from '@homesitter/contract';
+import { focusStyle } from '../lib/focus';
 import { notify } from '../lib/toast';
 import { openNativePlayer, saveNativeVideo, shareNativeVideo, VideoDownloadError } from '../native';
 import { Button } from './Button';
@@ -18,6 +20,7 @@ export function NativeStreamButton({
   fill = false,
   autoOpen = false,
   ratio = 16 / 9,
+  focus,
 }: {
   url: string;
   title: string;
@@ -26,6 +29,8 @@ export function NativeStreamButton({
   fill?: boolean;
   autoOpen?: boolean;
   ratio?: number;
+  /** Where the poster's cover crop keeps what was detected (centred without). */
+  focus?: PictureFocus | null | undefined;
 }) {
   const { t } = useTranslation();
   const opened = useRef(false);
@@ -52,7 +57,12 @@ export function NativeStreamButton({
       style={fill ? undefined : { aspectRatio: String(ratio) }}
     >
       {poster ? (
-        <img src={poster} alt="" className="absolute inset-0 h-full w-full object-cover opacity-70" />
+        <img
+          src={poster}
+          alt=""
+          className="absolute inset-0 h-full w-full object-cover opacity-70"
+          style={focusStyle(focus ?? undefined)}
+        />
       ) : null}
       <button
         type="button"

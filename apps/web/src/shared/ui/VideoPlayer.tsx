@@ -1,6 +1,7 @@
 import type { VideoAttachment } from '@homesitter/contract';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusStyle } from '../lib/focus';
 import { isNativeApp } from '../lib/native';
 import { thumbnailFor } from '../lib/thumbnailCache';
 import { choosePlayer } from '../native/player';
@@ -17,6 +18,7 @@ export function VideoPlayer({
   className,
   autoPlay = false,
   caption,
+  minRatio,
 }: {
   video: VideoAttachment;
   className?: string;
@@ -26,6 +28,12 @@ export function VideoPlayer({
    * description shows the camera's name instead, so no sentence is shown twice. Null: no line.
    */
   caption?: string | null;
+  /**
+   * The narrowest frame (width / height) the picture gets: a taller picture is cropped to it around what was
+   * detected (the attachment's `focus`), as the cards and highlights crop theirs. The chat keeps a portrait
+   * from filling the screen this way; without it the frame is the picture's own.
+   */
+  minRatio?: number;
 }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLVideoElement>(null);
@@ -60,8 +68,11 @@ export function VideoPlayer({
     };
   }, [hls, file, kind]);
 
-  const ratio =
+  const own =
     video.aspectRatio ?? (video.metaWidth && video.metaHeight ? video.metaWidth / video.metaHeight : 16 / 9);
+  const ratio = minRatio ? Math.max(own, minRatio) : own;
+  // A picture whose frame is not its own shape is cropped: around what was detected, not at its centre.
+  const crop = focusStyle(video.focus ?? undefined);
   const label =
     video.activity_description_in_preferred_language ?? video.activity_description ?? video.camera_name;
   const shown = caption === undefined ? label : caption;
@@ -77,7 +88,7 @@ export function VideoPlayer({
               alt={label ?? t('video.snapshot')}
               loading="lazy"
               className="w-full rounded-xl bg-black object-cover"
-              style={{ aspectRatio: String(ratio) }}
+              style={{ aspectRatio: String(ratio), ...crop }}
             />
           </a>
         ) : (
@@ -95,6 +106,7 @@ export function VideoPlayer({
           title={label ?? t('video.label')}
           poster={poster}
           ratio={ratio}
+          focus={video.focus}
           autoOpen={autoPlay}
         />
         {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
@@ -111,8 +123,8 @@ export function VideoPlayer({
         preload={autoPlay ? 'auto' : 'none'}
         poster={poster}
         aria-label={label ?? t('video.label')}
-        className="w-full rounded-xl bg-black"
-        style={{ aspectRatio: String(ratio) }}
+        className="w-full rounded-xl bg-black object-cover"
+        style={{ aspectRatio: String(ratio), ...crop }}
       />
       {shown ? <figcaption className="mt-1 text-xs text-slate-400">{shown}</figcaption> : null}
     </figure>

@@ -9,6 +9,7 @@ import { NativeStreamButton } from '../../../shared/ui/NativeVideo';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { cn } from '../../../shared/ui/cn';
 import { ConfigurationProgress } from '../add/ConfigurationProgress';
+import { useIsPrivate } from '../useIsPrivate';
 import { useCameraLive } from './liveApi';
 import { LivePlayer } from './LivePlayer';
 import { SnapshotView } from './SnapshotView';
@@ -25,6 +26,7 @@ type LiveCamera = Pick<
   | 'stream_error'
   | 'snapshot_url'
   | 'snapshot_date_time_utc'
+  | 'settings'
 >;
 
 /**
@@ -46,6 +48,9 @@ export function CameraLiveView({
   const isStream = camera.connection_type !== 'upload' && camera.connection_type !== 'nest';
   const ready = !isStream || camera.configuration_status === 'configured';
   const live = useCameraLive(camera.name, ready);
+  // Private mode (the account's or the camera's own) shows as such at once, as the cards do, not only once
+  // the server's stream status has followed, and never as a missing snapshot.
+  const isPrivate = useIsPrivate(camera);
   const frame = cn(
     'flex w-full flex-col items-center justify-center gap-3 bg-slate-950 p-6 text-center',
     fill ? 'h-full' : 'aspect-video rounded-2xl ring-1 ring-slate-800',
@@ -81,12 +86,17 @@ export function CameraLiveView({
         cameraName={camera.name}
         live={live.data}
         lastActivity={camera.last_activity_date_time_utc}
+        isPrivate={isPrivate}
         fill={fill}
       />
     );
   if (live.data.notice) return <LiveNotice notice={live.data.notice} className={frame} />;
   // A Nest camera's stream runs only while it is watched: its state is the live answer's, not the list's.
-  const streamStatus = camera.connection_type === 'nest' ? live.data.stream_status : camera.stream_status;
+  const streamStatus = isPrivate
+    ? 'private'
+    : camera.connection_type === 'nest'
+      ? live.data.stream_status
+      : camera.stream_status;
   const status = streamStatus ?? live.data.stream_status;
   // The phone's own player in the iOS/Android apps (HLS); private mode and a stopped stream show their state.
   if (

@@ -32,13 +32,14 @@ const snapshotLive = (url: string | null, time: string | null): CameraLive => ({
   retry_after_s: null,
 });
 
-function renderLive(lastActivity: string | null = null) {
+function renderLive(lastActivity: string | null = null, isPrivate = false) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const camera = cameraFixture({ name: 'Porch', last_activity_date_time_utc: lastActivity });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
         <CameraLiveView
-          camera={cameraFixture({ name: 'Porch', last_activity_date_time_utc: lastActivity })}
+          camera={{ ...camera, settings: { ...camera.settings, is_private_mode_enabled: isPrivate } }}
         />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -107,5 +108,12 @@ describe('the live view of an upload camera', () => {
     live = snapshotLive(null, null);
     renderLive('2026-11-25T10:00:00Z');
     expect(await screen.findByText('No snapshot yet')).toBeInTheDocument();
+  });
+
+  it('says "Private" in private mode, not "No snapshot yet" (issue 31 point 9)', async () => {
+    live = snapshotLive(null, null);
+    renderLive('2026-11-25T10:00:00Z', true);
+    expect(await screen.findByText('Private')).toBeInTheDocument();
+    expect(screen.queryByText('No snapshot yet')).not.toBeInTheDocument();
   });
 });

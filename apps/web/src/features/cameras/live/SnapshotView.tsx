@@ -1,6 +1,6 @@
 import type { CameraLive } from '@homesitter/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { CameraOff, Info } from 'lucide-react';
+import { CameraOff, EyeOff, Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRealtimeEvent } from '../../../shared/lib/useRealtime';
@@ -18,12 +18,15 @@ export function SnapshotView({
   cameraName,
   live,
   lastActivity = null,
+  isPrivate = false,
   fill = false,
 }: {
   cameraName: string;
   live: Pick<CameraLive, 'snapshot_url' | 'snapshot_date_time_utc'>;
   /** The camera's last event: without a snapshot, it tells "no activity yet" from "no snapshot". */
   lastActivity?: string | null;
+  /** Private mode keeps no picture: without one it says "Private", as the camera's card does. */
+  isPrivate?: boolean;
   fill?: boolean;
 }) {
   const { t, i18n } = useTranslation('cameras');
@@ -52,17 +55,27 @@ export function SnapshotView({
             fill ? 'flex-1' : 'aspect-video rounded-2xl ring-1 ring-slate-800',
           )}
         >
-          <CameraOff className="size-10 text-slate-500" aria-hidden="true" />
-          <p className="font-medium text-slate-200">
-            {lastActivity ? t('card.noSnapshot') : t('card.noActivity')}
-          </p>
-          <p className="max-w-sm text-sm text-slate-400">{t('detail.liveEmpty')}</p>
-          <Link
-            to="/settings/camera-setup"
-            className="text-sm text-brand-400 underline-offset-4 hover:underline"
-          >
-            {t('cameraSetup')}
-          </Link>
+          {isPrivate ? (
+            <>
+              <EyeOff className="size-10 text-amber-300" aria-hidden="true" />
+              <p className="font-medium text-amber-200">{t('status.private')}</p>
+              <p className="max-w-sm text-sm text-slate-400">{t('live.private')}</p>
+            </>
+          ) : (
+            <>
+              <CameraOff className="size-10 text-slate-500" aria-hidden="true" />
+              <p className="font-medium text-slate-200">
+                {lastActivity ? t('card.noSnapshot') : t('card.noActivity')}
+              </p>
+              <p className="max-w-sm text-sm text-slate-400">{t('detail.liveEmpty')}</p>
+              <Link
+                to="/settings/camera-setup"
+                className="text-sm text-brand-400 underline-offset-4 hover:underline"
+              >
+                {t('cameraSetup')}
+              </Link>
+            </>
+          )}
         </div>
         {explanation}
       </div>
