@@ -10,6 +10,7 @@ import { CameraLiveView } from './CameraLiveView';
 
 vi.mock('../../../shared/lib/api', () => ({ api: { call: vi.fn() } }));
 vi.mock('../../../shared/lib/useRealtime', () => import('../../../test/fakeRealtime'));
+vi.mock('../../user/profile', () => ({ useProfile: () => ({ data: { timezone: 'UTC' } }) }));
 
 const call = vi.mocked(api.call);
 let answers: CameraLive[];
