@@ -115,10 +115,13 @@ export function createStreamCameras(deps: { repo: CamerasRepository; secrets: Se
     streamState: (cameraId: string, status: CameraStreamStatus, error: string | null = null) =>
       write(cameraId, { streamStatus: status, streamError: error }),
 
-    /** The latest frame is stored: clients' lists refresh quietly (no realtime message per frame). */
-    async snapshot(cameraId: string, key: string | null, at: Date | null): Promise<void> {
-      const row = await write(cameraId, { snapshotKey: key, snapshotAt: at }, false);
-      if (row) await events.emit('cameras.stamped', { userId: row.userId });
+    /**
+     * The latest frame is stored: clients' lists refresh quietly (no realtime message per frame), except for
+     * a camera's first picture (`first`), which open screens show at once rather than up to a minute later.
+     */
+    async snapshot(cameraId: string, key: string | null, at: Date | null, first = false): Promise<void> {
+      const row = await write(cameraId, { snapshotKey: key, snapshotAt: at }, first);
+      if (row && !first) await events.emit('cameras.stamped', { userId: row.userId });
     },
   };
 }

@@ -37,9 +37,10 @@ function fakeCameras(rows: Map<string, StreamCamera>) {
     all: async () => [...rows.values()],
     ofUser: async (userId: string) => [...rows.values()].filter((c) => c.userId === userId),
     find: async (id: string) => rows.get(id),
-    snapshot: async (id: string, key: string | null) => {
+    snapshot: async (id: string, key: string | null, _at: Date | null, first = false) => {
       const row = rows.get(id);
       if (row) rows.set(id, { ...row, snapshotKey: key });
+      announced.push({ id, first });
     },
     streamState: async () => undefined,
   } as unknown as StreamCameras;
@@ -54,12 +55,15 @@ async function keys(storage: ObjectStorage, prefix: string): Promise<string[]> {
 let dir: string;
 let storage: ObjectStorage;
 let rows: Map<string, StreamCamera>;
+/** Each stored frame, and whether it was announced to the owner's screens as the camera's first. */
+let announced: { id: string; first: boolean }[];
 let supervision: ReturnType<typeof createSupervision>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'homesitter-supervision-'));
   storage = createFsStorage({ root: dir, signUrl: () => '' });
   rows = new Map();
+  announced = [];
   supervision = createSupervision({
     cameras: fakeCameras(rows),
     ingest: { acceptUpload: async () => undefined } as never,
@@ -101,6 +105,20 @@ describe("a stream camera's latest frame", () => {
     // Another camera's frames and another user's are untouched.
     expect((await keys(storage, folder(USER))).filter((k) => k.includes('/c2-'))).toHaveLength(1);
     expect(await keys(storage, folder(OTHER))).toHaveLength(1);
+  });
+
+  it("announces a camera's first picture to open screens, and the next ones only quietly", async () => {
+    const camera = streamCamera('c1');
+    rows.set('c1', camera);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    await supervision.snapshot(camera, jpeg, new Date(1000));
+    await supervision.snapshot(rows.get('c1')!, jpeg, new Date(2000));
+    await supervision.snapshot(rows.get('c1')!, jpeg, new Date(3000));
+    expect(announced).toEqual([
+      { id: 'c1', first: true },
+      { id: 'c1', first: false },
+      { id: 'c1', first: false },
+    ]);
   });
 
   it('keeps no frame at all, the previous one included, once the camera is private', async () => {

@@ -79,7 +79,7 @@ export function createSupervision(deps: SupervisionDeps) {
     const key = `${snapshotFolder(camera)}/${camera.id}-${at.getTime()}.jpg`;
     await deps.storage.put(key, jpeg, 'image/jpeg');
     const previous = supervised.get(camera.id)?.camera.snapshotKey ?? camera.snapshotKey;
-    await cameras.snapshot(camera.id, key, at);
+    await cameras.snapshot(camera.id, key, at, previous === null);
     const entry = supervised.get(camera.id);
     if (entry) entry.camera = { ...entry.camera, snapshotKey: key };
     // The previous frame stays one more round: a client that listed the cameras a moment ago holds its URL,

@@ -16,6 +16,7 @@ import { NestOutcome } from './nest/NestOutcome';
 import { AssociateMemoriesDialog, PropertyNameDialog } from './PropertyDialogs';
 import { PropertyGroup } from './PropertyGroup';
 import { useCameraDnd } from './useCameraDnd';
+import { useCamerasRealtime } from './useCamerasRealtime';
 import { useProperties } from './useProperties';
 
 const linkButton =
@@ -37,6 +38,9 @@ export default function CamerasPage() {
   const keyboard = useMediaQuery('(hover: hover) and (pointer: fine)');
   const cameras = useCameras();
   const sites = useSites();
+  // A camera added elsewhere (the phone, the helper, a Nest sync), its first picture and its states arrive
+  // here without a reload.
+  useCamerasRealtime();
   const properties = useProperties();
   const cameraList = useMemo(() => cameras.data ?? [], [cameras.data]);
   const siteList = useMemo(() => sites.data ?? [], [sites.data]);
