@@ -1,9 +1,9 @@
 import type { Activity, VideoAttachment } from '@homesitter/contract';
 import { render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ActivityItem } from '../../features/cameras/ActivityItem';
+import { VideoPlayer } from '../../shared/ui/VideoPlayer';
+import { ActivityItem } from './ActivityItem';
 import { setupCamerasTestI18n } from '../../test/i18n';
-import { VideoPlayer } from './VideoPlayer';
 
 const sentence =
   "Front Door Doorbell reported: the doorbell rang; a person was at the door. No picture: the event reached Homesitter after Google's picture had expired.";
