@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Activity, ChatMessage } from '@homesitter/contract';
+import type { Activity } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import type { TestApp, TestUser } from '../../../test/app.js';
 import { messagePushed, recordCalls, stateReached } from '../../../test/calls.js';
-import {
-  linkNest,
-  sdmDevice,
-  sdmEvent,
-  startFakeGoogle,
-  type FakeGoogle,
-} from '../../../test/fake-google.js';
+import { sdmEvent, type FakeGoogle } from '../../../test/fake-google.js';
 import { fixturePath } from '../../../test/fixtures.js';
+import { NEST_PROJECT, startNestPipeline, type NestPipeline } from '../../../test/nest-pipeline.js';
 import type { VisionEngine } from '../../adapters/vision/vision.js';
 import { person } from '../analysis/analysis.test-support.js';
 
@@ -19,7 +14,7 @@ import { person } from '../analysis/analysis.test-support.js';
  * (the test media's person photo) → activity → analysis → one alert in the chat, with Nest's own verdict in
  * words after ours; the message delivered again alerts nobody twice.
  */
-const P = 'test-project';
+const P = NEST_PROJECT;
 const PERSON = 'sdm.devices.events.CameraPerson.Person';
 const CHIME = 'sdm.devices.events.DoorbellChime.Chime';
 const MOTION = 'sdm.devices.events.CameraMotion.Motion';
@@ -36,49 +31,19 @@ const seesAPerson: VisionEngine = {
   close: async () => undefined,
 };
 
+let nest: NestPipeline;
 let t: TestApp;
 let google: FakeGoogle;
 let who: TestUser;
 beforeAll(async () => {
-  google = await startFakeGoogle(P);
-  google.state.image = photo;
-  google.state.devices = [sdmDevice(P, 'door', { type: 'DOORBELL', room: 'Front Door' })];
-  t = await createTestApp({
-    env: { ...google.env, NEST_PUBSUB_SUBSCRIPTION: google.subscription },
-    vision: seesAPerson,
-  });
-  who = await signUp(t);
-  await linkNest(t, who);
+  nest = await startNestPipeline({ vision: seesAPerson, image: photo });
+  ({ t, google, who } = nest);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await google?.close();
-});
+afterAll(() => nest?.close());
 
-const acked = (messageId: string) =>
-  stateReached(
-    async () => google.state.acknowledged,
-    (ids) => ids.includes(messageId),
-  );
-const activities = async () =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/api/users/activities?page=1&pageSize=50',
-      headers: who.auth,
-    })
-  ).json<{ data: Activity[] }>().data;
-
-const alerts = async () =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/api/users/conversation-history?page=1&pageSize=50',
-      headers: who.auth,
-    })
-  )
-    .json<{ data: ChatMessage[] }>()
-    .data.filter((m) => m.role === 'agent' && m.source_activity_uuid_list.length > 0);
+const acked = (messageId: string) => nest.acked(messageId);
+const activities = () => nest.activities();
+const alerts = () => nest.alerts();
 
 describe('a Nest person event to an alert', () => {
   it('alerts once in the chat, and not again for the message delivered twice', async () => {

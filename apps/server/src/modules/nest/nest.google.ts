@@ -37,6 +37,14 @@ export interface RtspStream {
   expiresAt: Date;
 }
 
+/** A WebRTC stream Google started for a browser's offer (`CameraLiveStream`). */
+export interface WebRtcStream {
+  answerSdp: string;
+  /** Google's id of the stream: extending and stopping name it; it never leaves the server. */
+  mediaSessionId: string;
+  expiresAt: Date;
+}
+
 export interface NestTokens {
   accessToken: string;
   /** Only the authorization-code exchange hands one out. */
@@ -181,6 +189,48 @@ export function createNestGoogle(config: NestGoogleConfig) {
     await liveCommand(accessToken, deviceName, 'StopRtspStream', { streamExtensionToken: extensionToken });
   }
 
+  const text = (name: string, v: unknown, what: string) => {
+    if (typeof v !== 'string' || !v) throw new NestProviderError(`${name} answered no ${what}`);
+    return v;
+  };
+
+  /** `GenerateWebRtcStream`: Google's answer to the browser's offer; the stream lives until `expiresAt`. */
+  async function generateWebRtc(
+    accessToken: string,
+    deviceName: string,
+    offerSdp: string,
+  ): Promise<WebRtcStream> {
+    const name = 'GenerateWebRtcStream';
+    const results = await liveCommand(accessToken, deviceName, name, { offerSdp });
+    return {
+      answerSdp: text(name, results.answerSdp, 'answer'),
+      mediaSessionId: text(name, results.mediaSessionId, 'media session'),
+      expiresAt: new Date(text(name, results.expiresAt, 'expiry')),
+    };
+  }
+
+  /** `ExtendWebRtcStream`: another 5 minutes (battery cameras refuse it with a 4xx). */
+  async function extendWebRtc(
+    accessToken: string,
+    deviceName: string,
+    mediaSessionId: string,
+  ): Promise<Omit<WebRtcStream, 'answerSdp'>> {
+    const name = 'ExtendWebRtcStream';
+    const results = await liveCommand(accessToken, deviceName, name, { mediaSessionId });
+    return {
+      // Google may hand out a new media session id with the extension; the next call uses that one.
+      mediaSessionId:
+        typeof results.mediaSessionId === 'string' && results.mediaSessionId
+          ? results.mediaSessionId
+          : mediaSessionId,
+      expiresAt: new Date(text(name, results.expiresAt, 'expiry')),
+    };
+  }
+
+  async function stopWebRtc(accessToken: string, deviceName: string, mediaSessionId: string): Promise<void> {
+    await liveCommand(accessToken, deviceName, 'StopWebRtcStream', { mediaSessionId });
+  }
+
   return {
     /** The Partner Connections Manager's consent address for this state. */
     consentUrl(state: string): string {
@@ -259,6 +309,9 @@ export function createNestGoogle(config: NestGoogleConfig) {
     generateRtsp,
     extendRtsp,
     stopRtsp,
+    generateWebRtc,
+    extendWebRtc,
+    stopWebRtc,
 
     /** `GET enterprises/{project}/devices`: every device the user shared with this project. */
     async listDevices(accessToken: string): Promise<SdmDevice[]> {

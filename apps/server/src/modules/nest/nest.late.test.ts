@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Activity, ChatMessage } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import type { TestApp, TestUser } from '../../../test/app.js';
 import { messagePushed, recordCalls, stateReached } from '../../../test/calls.js';
-import {
-  linkNest,
-  sdmDevice,
-  sdmEvent,
-  startFakeGoogle,
-  type FakeGoogle,
-} from '../../../test/fake-google.js';
+import { sdmEvent, type FakeGoogle } from '../../../test/fake-google.js';
 import { fixturePath } from '../../../test/fixtures.js';
+import { NEST_PROJECT, startNestPipeline, type NestPipeline } from '../../../test/nest-pipeline.js';
 import type { VisionEngine } from '../../adapters/vision/vision.js';
 import { person } from '../analysis/analysis.test-support.js';
 
@@ -20,7 +15,7 @@ import { person } from '../analysis/analysis.test-support.js';
  * is no picture, one text-only alert; a clip preview in a later message of the session becomes the
  * activity's clip, once.
  */
-const P = 'test-project';
+const P = NEST_PROJECT;
 const PERSON = 'sdm.devices.events.CameraPerson.Person';
 const CHIME = 'sdm.devices.events.DoorbellChime.Chime';
 const MOTION = 'sdm.devices.events.CameraMotion.Motion';
@@ -39,49 +34,23 @@ const seesAPerson: VisionEngine = {
   close: async () => undefined,
 };
 
+let nest: NestPipeline;
 let t: TestApp;
 let google: FakeGoogle;
 let who: TestUser;
 beforeAll(async () => {
-  google = await startFakeGoogle(P);
-  google.state.image = readFileSync(fixturePath('person-obama-1.jpg'));
-  google.state.clip = readFileSync(fixturePath('clip-person.mp4'));
-  google.state.devices = [sdmDevice(P, 'door', { type: 'DOORBELL', room: 'Front Door' })];
-  t = await createTestApp({
-    env: { ...google.env, NEST_PUBSUB_SUBSCRIPTION: google.subscription },
+  nest = await startNestPipeline({
     vision: seesAPerson,
+    image: readFileSync(fixturePath('person-obama-1.jpg')),
+    clip: readFileSync(fixturePath('clip-person.mp4')),
   });
-  who = await signUp(t);
-  await linkNest(t, who);
+  ({ t, google, who } = nest);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await google?.close();
-});
+afterAll(() => nest?.close());
 
-const acked = (messageId: string) =>
-  stateReached(
-    async () => google.state.acknowledged,
-    (ids) => ids.includes(messageId),
-  );
-const activities = async () =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/api/users/activities?page=1&pageSize=50',
-      headers: who.auth,
-    })
-  ).json<{ data: Activity[] }>().data;
-const alerts = async () =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/api/users/conversation-history?page=1&pageSize=50',
-      headers: who.auth,
-    })
-  )
-    .json<{ data: ChatMessage[] }>()
-    .data.filter((m) => m.role === 'agent' && m.source_activity_uuid_list.length > 0);
+const acked = (messageId: string) => nest.acked(messageId);
+const activities = () => nest.activities();
+const alerts = () => nest.alerts();
 const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 
 describe('a Nest event that arrives after its picture expired', () => {

@@ -1,16 +1,14 @@
 import type { Logger } from '../../platform/logger.js';
 import type { LivePull } from '../streams/streams.live-pull.js';
 import type { LivePipe, OnDemandAnswer, OnDemandLive } from '../streams/streams.pipe.js';
-import { NestGrantError, NestProviderError, type RtspStream } from './nest.google.js';
+import { createLiveBackoffs, type LiveBackoff, type LiveBackoffs } from './nest.backoff.js';
+import { NestGrantError, type RtspStream } from './nest.google.js';
 import { nestLiveNotice } from './nest.notice.js';
 
 /** Extended this long before Google's `expiresAt` (a stream lives 5 minutes unless extended). */
 const EXTEND_BEFORE_MS = 60_000;
 /** Nobody watching for this long ends the session: a page reload does not restart the stream. */
 const LINGER_MS = 20_000;
-/** Back-off after Google refused a stream (429, or another failure): 10 s doubling up to 2 minutes. */
-const BACKOFF_INITIAL_MS = 10_000;
-const BACKOFF_MAX_MS = 120_000;
 
 /** Time and timers of the sessions (tests drive them by hand). `after` answers its cancel. */
 export interface LiveClock {
@@ -55,6 +53,8 @@ export interface NestLiveDeps {
   log: Logger;
   clock?: LiveClock;
   lingerMs?: number;
+  /** The cameras' back-off after Google refused a stream (shared with the WebRTC view; its own when absent). */
+  backoffs?: LiveBackoffs;
 }
 
 interface Session {
@@ -72,20 +72,13 @@ interface Session {
   ended: boolean;
 }
 
-interface Backoff {
-  until: number;
-  delayMs: number;
-  /** Google's rate limit (429), or another refusal. */
-  rateLimited: boolean;
-}
-
 /**
  * Live view of Nest cameras that offer RTSP (docs/nest.md "Live view"), on demand: Nest streams cost quota,
  * so nothing is pulled until a viewer asks. The first `GET /live` generates a stream (`GenerateRtspStream`)
  * and starts a live-only pull of it; every viewer of the camera (MSE sockets, HLS requests) shares that one
  * session. The stream is extended a minute before it expires, generated again (and the pull switched) when
  * extending fails, and stopped (`StopRtspStream`) once nobody watched for `lingerMs`. Google refusing a
- * stream (429) backs off, 10 s doubling to 2 minutes (or its Retry-After): `GET /live` says so and when to
+ * stream (429, or another refusal) backs the camera off (nest.backoff.ts): `GET /live` says so and when to
  * ask again; nothing here retries by itself, so no loop of commands can arise.
  */
 export function createNestLive(deps: NestLiveDeps) {
@@ -95,13 +88,13 @@ export function createNestLive(deps: NestLiveDeps) {
   const sessions = new Map<string, Session>();
   /** A session being started: concurrent first viewers wait for the same Generate. */
   const starting = new Map<string, Promise<OnDemandAnswer>>();
-  const backoffs = new Map<string, Backoff>();
+  const backoffs = deps.backoffs ?? createLiveBackoffs(() => clock.now());
 
   const answer = (streamStatus: OnDemandAnswer['streamStatus'], live: LivePipe | null = null) =>
     ({ streamStatus, live, notice: null, retryAfterS: null }) satisfies OnDemandAnswer;
 
-  function noticeOf(target: NestLiveTarget, backoff: Backoff): OnDemandAnswer {
-    const seconds = Math.max(1, Math.ceil((backoff.until - clock.now()) / 1000));
+  function noticeOf(target: NestLiveTarget, backoff: LiveBackoff): OnDemandAnswer {
+    const seconds = backoffs.secondsLeft(backoff);
     return {
       streamStatus: 'stopped',
       live: null,
@@ -110,16 +103,10 @@ export function createNestLive(deps: NestLiveDeps) {
     };
   }
 
-  function backOff(cameraId: string, err: unknown): Backoff {
-    const previous = backoffs.get(cameraId);
-    const rateLimited = err instanceof NestProviderError && err.status === 429;
-    const doubled = previous ? Math.min(previous.delayMs * 2, BACKOFF_MAX_MS) : BACKOFF_INITIAL_MS;
-    const given = err instanceof NestProviderError && err.retryAfterS ? err.retryAfterS * 1000 : 0;
-    const delayMs = Math.max(doubled, given);
-    const backoff = { until: clock.now() + delayMs, delayMs, rateLimited };
-    backoffs.set(cameraId, backoff);
+  function backOff(cameraId: string, err: unknown): LiveBackoff {
+    const backoff = backoffs.refused(cameraId, err);
     log.warn(
-      { cameraId, err: (err as Error).message, retryInMs: delayMs },
+      { cameraId, err: (err as Error).message, retryInMs: backoff.delayMs },
       'nest: live stream refused; backing off',
     );
     return backoff;
@@ -220,7 +207,7 @@ export function createNestLive(deps: NestLiveDeps) {
       if (err instanceof NestGrantError) return answer('stopped');
       return noticeOf(target, backOff(cameraId, err));
     }
-    backoffs.delete(cameraId);
+    backoffs.succeeded(cameraId);
     sessions.set(cameraId, session);
     log.info({ cameraId }, 'nest: live session started');
     // Addresses Google hands back are not user input: CAMERA_NETWORKS does not apply to them.
@@ -258,8 +245,8 @@ export function createNestLive(deps: NestLiveDeps) {
       }
       const pending = starting.get(cameraId);
       if (pending) return pending;
-      const backoff = backoffs.get(cameraId);
-      if (backoff && backoff.until > clock.now()) return noticeOf(target, backoff);
+      const backoff = backoffs.current(cameraId);
+      if (backoff) return noticeOf(target, backoff);
       const started = start(cameraId, target).finally(() => starting.delete(cameraId));
       starting.set(cameraId, started);
       return started;

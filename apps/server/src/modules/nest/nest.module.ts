@@ -10,7 +10,8 @@ import type { StreamsApi } from '../streams/streams.module.js';
 import type { UsersApi } from '../users/users.module.js';
 import { createNestGoogle } from './nest.google.js';
 import { createNestEvents } from './nest.events.js';
-import { createNestLive, type LiveClock } from './nest.live.js';
+import { createLiveBackoffs } from './nest.backoff.js';
+import { createNestLive, realLiveClock, type LiveClock } from './nest.live.js';
 import { registerNestWorkers, scheduleNestJobs, startNestPuller } from './nest.jobs.js';
 import { PUBSUB_SCOPE } from './nest.google.js';
 import { createPubsub, createServiceAccountTokens } from './nest.pubsub.js';
@@ -18,7 +19,7 @@ import { nestLinkLost } from './nest.notice.js';
 import { createNestRepository } from './nest.repository.js';
 import { registerNestRoutes } from './nest.routes.js';
 import { createNestService } from './nest.service.js';
-import { createNestWebRtc, createWebRtcCommands } from './nest.webrtc.js';
+import { createNestWebRtc } from './nest.webrtc.js';
 import { registerNestWebRtcRoutes } from './nest.webrtc.routes.js';
 
 export interface NestNeeds {
@@ -69,12 +70,15 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     },
   });
 
+  // Google limits a device's live commands, whichever view sent them: one back-off per camera for both.
+  const liveClock = needs.live?.clock ?? realLiveClock;
+  const backoffs = createLiveBackoffs(() => liveClock.now());
   const webrtc = createNestWebRtc({
     repo,
-    commands: configured ? createWebRtcCommands({ apiUrl: config.NEST_API_URL }) : null,
+    commands: configured ? service.webrtc : null,
     cameras: needs.cameras.nest,
-    token: (userId) => service.ownerToken(userId),
     log,
+    backoffs,
   });
 
   // The account's rows go with it (cascade); Google's grant would outlive it unless revoked first.
@@ -107,6 +111,7 @@ export function createNestModule(context: ModuleContext, needs: NestNeeds) {
     livePull: needs.streams.livePull,
     enabled: configured && needs.streams.pulling,
     log,
+    backoffs,
     ...needs.live,
   });
   // A camera removed or made private, or the link lost (its cameras fail): its live session ends.

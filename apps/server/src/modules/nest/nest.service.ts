@@ -212,6 +212,16 @@ export function createNestService(deps: NestServiceDeps) {
         asOwner(userId, (g, token) => g.stopRtsp(token, deviceName, stream.extensionToken)),
     },
 
+    /** A camera's WebRTC live stream, with its owner's token (nest.webrtc.ts keeps the sessions). */
+    webrtc: {
+      generate: (userId: string, deviceName: string, offerSdp: string) =>
+        asOwner(userId, (g, token) => g.generateWebRtc(token, deviceName, offerSdp)),
+      extend: (userId: string, deviceName: string, mediaSessionId: string) =>
+        asOwner(userId, (g, token) => g.extendWebRtc(token, deviceName, mediaSessionId)),
+      stop: (userId: string, deviceName: string, mediaSessionId: string) =>
+        asOwner(userId, (g, token) => g.stopWebRtc(token, deviceName, mediaSessionId)),
+    },
+
     /** The Nest device of a camera, when its owner's link stands; undefined otherwise. */
     async linkedDevice(cameraId: string) {
       const device = await repo.deviceOfCamera(cameraId);
@@ -315,40 +325,12 @@ export function createNestService(deps: NestServiceDeps) {
     },
 
     /** An event's picture, fetched with its owner's token (GenerateImage, then the image); null: expired. */
-    async eventImage(userId: string, deviceName: string, eventId: string): Promise<Buffer | null> {
-      const link = await repo.findLink(userId);
-      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
-      try {
-        return await google.eventImage(await accessToken(link), deviceName, eventId);
-      } catch (err) {
-        if (err instanceof NestGrantError) await linkLost(userId);
-        throw err;
-      }
-    },
+    eventImage: (userId: string, deviceName: string, eventId: string): Promise<Buffer | null> =>
+      asOwner(userId, (g, token) => g.eventImage(token, deviceName, eventId)),
 
     /** A newer camera's clip preview (MP4), fetched with its owner's token. */
-    async eventClip(userId: string, previewUrl: string): Promise<Buffer> {
-      const link = await repo.findLink(userId);
-      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
-      try {
-        return await google.eventClip(await accessToken(link), previewUrl);
-      } catch (err) {
-        if (err instanceof NestGrantError) await linkLost(userId);
-        throw err;
-      }
-    },
-
-    /** The owner's SDM access token for a live stream's commands; a lost grant fails the link as anywhere. */
-    async ownerToken(userId: string): Promise<string> {
-      const link = await repo.findLink(userId);
-      if (!google || !link || link.status !== 'linked') throw nestErrors.notLinked();
-      try {
-        return await accessToken(link);
-      } catch (err) {
-        if (err instanceof NestGrantError) await linkLost(userId);
-        throw err;
-      }
-    },
+    eventClip: (userId: string, previewUrl: string): Promise<Buffer> =>
+      asOwner(userId, (g, token) => g.eventClip(token, previewUrl)),
 
     /** Without a service account, a linked user's token (pubsub scope) pulls the subscription. */
     async pubsubToken(): Promise<string> {

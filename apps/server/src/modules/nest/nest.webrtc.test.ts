@@ -209,7 +209,7 @@ describe('WebRTC sessions over time (an injected clock)', () => {
         calls.push('extend');
         return { mediaSessionId: 'g2', expiresAt: new Date(at + 5 * 60_000) };
       },
-      stop: async (_token, _device, id) => void calls.push(`stop ${id}`),
+      stop: async (_user, _device, id) => void calls.push(`stop ${id}`),
     };
     const webrtc = createNestWebRtc({
       repo: { deviceOfCamera: async (id) => (id === device.cameraId ? device : undefined) },
@@ -226,7 +226,6 @@ describe('WebRTC sessions over time (an injected clock)', () => {
           },
         ],
       },
-      token: async () => 'token',
       log: { warn: () => undefined } as never,
       now: () => new Date(at),
     });
@@ -263,12 +262,15 @@ describe('WebRTC sessions over time (an injected clock)', () => {
     expect(calls).toEqual(['generate', 'extend', 'stop g2']);
   });
 
-  it('asks Google again only once the back-off has passed', async () => {
+  it('asks Google again only once the back-off has passed (10 s after a first 429 without Retry-After)', async () => {
     const { webrtc, calls, advance, limit } = setup();
     limit(true);
-    await expect(webrtc.start('user-1', 'cam-1', 'v=0')).rejects.toMatchObject({ status: 429 });
+    await expect(webrtc.start('user-1', 'cam-1', 'v=0')).rejects.toMatchObject({
+      status: 429,
+      retryAfterSeconds: 10,
+    });
     limit(false);
-    advance(29_000);
+    advance(9_000);
     await expect(webrtc.start('user-1', 'cam-1', 'v=0')).rejects.toMatchObject({
       status: 429,
       retryAfterSeconds: 1,

@@ -4,7 +4,8 @@ import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NestCameras } from '../cameras/cameras.module.js';
 import { nestErrors } from './nest.errors.js';
-import { NestGrantError, NestProviderError } from './nest.google.js';
+import { createLiveBackoffs, type LiveBackoffs } from './nest.backoff.js';
+import { NestGrantError, NestProviderError, type WebRtcStream } from './nest.google.js';
 import type { NestRepository } from './nest.repository.js';
 
 /**
@@ -14,10 +15,6 @@ import type { NestRepository } from './nest.repository.js';
  * https://developers.google.com/nest/device-access/traits/device/camera-live-stream
  */
 
-/** Without a Retry-After from Google: how long a camera Google limited is left alone (about 5 commands a minute). */
-const DEFAULT_BACKOFF_S = 30;
-const MAX_BACKOFF_S = 300;
-const REQUEST_TIMEOUT_MS = 15_000;
 /** How long an ended session is remembered (see sweep). */
 const FORGET_AFTER_MS = 10 * 60_000;
 
@@ -49,64 +46,6 @@ export const webrtcErrors = {
     new AppError(502, 'nest.provider_failed', `Google did not start the live view: ${reason}`),
 };
 
-/** The three WebRTC commands of `CameraLiveStream`, with the owner's access token. */
-export function createWebRtcCommands(config: { apiUrl: string; fetch?: typeof fetch }) {
-  const fetchFn = config.fetch ?? fetch;
-  const apiUrl = config.apiUrl.replace(/\/+$/, '');
-
-  async function command(token: string, deviceName: string, name: string, params: Record<string, string>) {
-    let res: Response;
-    try {
-      res = await fetchFn(`${apiUrl}/${deviceName}:executeCommand`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ command: `sdm.devices.commands.CameraLiveStream.${name}`, params }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (err) {
-      throw new NestProviderError(`Google not reachable: ${(err as Error).message}`, null);
-    }
-    if (!res.ok) {
-      const retry = Number(res.headers.get('retry-after'));
-      throw new NestProviderError(
-        `${name} answered ${res.status}`,
-        res.status,
-        Number.isFinite(retry) && retry > 0 ? retry : null,
-      );
-    }
-    return ((await res.json()) as { results?: Record<string, unknown> }).results ?? {};
-  }
-
-  const text = (v: unknown, what: string) => {
-    if (typeof v !== 'string' || !v) throw new NestProviderError(`Google answered no ${what}`, null);
-    return v;
-  };
-
-  return {
-    async generate(token: string, deviceName: string, offerSdp: string) {
-      const r = await command(token, deviceName, 'GenerateWebRtcStream', { offerSdp });
-      return {
-        answerSdp: text(r.answerSdp, 'answer'),
-        mediaSessionId: text(r.mediaSessionId, 'media session'),
-        expiresAt: new Date(text(r.expiresAt, 'expiry')),
-      };
-    },
-    async extend(token: string, deviceName: string, mediaSessionId: string) {
-      const r = await command(token, deviceName, 'ExtendWebRtcStream', { mediaSessionId });
-      return {
-        // Google may hand out a new media session id with the extension; the next call uses that one.
-        mediaSessionId:
-          typeof r.mediaSessionId === 'string' && r.mediaSessionId ? r.mediaSessionId : mediaSessionId,
-        expiresAt: new Date(text(r.expiresAt, 'expiry')),
-      };
-    },
-    async stop(token: string, deviceName: string, mediaSessionId: string): Promise<void> {
-      await command(token, deviceName, 'StopWebRtcStream', { mediaSessionId });
-    },
-  };
-}
-export type WebRtcCommands = ReturnType<typeof createWebRtcCommands>;
-
 interface Session {
   id: string;
   userId: string;
@@ -116,15 +55,26 @@ interface Session {
   expiresAt: Date;
 }
 
+/** Google's three WebRTC commands of `CameraLiveStream`, with the owner's token (nest.service.ts). */
+export interface WebRtcCommands {
+  generate(userId: string, deviceName: string, offerSdp: string): Promise<WebRtcStream>;
+  extend(
+    userId: string,
+    deviceName: string,
+    mediaSessionId: string,
+  ): Promise<Omit<WebRtcStream, 'answerSdp'>>;
+  stop(userId: string, deviceName: string, mediaSessionId: string): Promise<void>;
+}
+
 export interface NestWebRtcDeps {
   repo: Pick<NestRepository, 'deviceOfCamera'>;
-  /** Null when this server is not set up for Nest. */
+  /** Null when this server is not set up for Nest. A lost grant is handled there and thrown as NestGrantError. */
   commands: WebRtcCommands | null;
   cameras: Pick<NestCameras, 'ofUser'>;
-  /** The owner's SDM access token (a lost grant is handled there and thrown as NestGrantError). */
-  token: (userId: string) => Promise<string>;
   log: Logger;
   now?: () => Date;
+  /** The cameras' back-off after Google refused a stream (shared with the RTSP view; its own when absent). */
+  backoffs?: LiveBackoffs;
 }
 
 /**
@@ -136,8 +86,7 @@ export function createNestWebRtc(deps: NestWebRtcDeps) {
   const { repo, commands, cameras, log } = deps;
   const now = deps.now ?? (() => new Date());
   const sessions = new Map<string, Session>();
-  /** Per camera: until when Google's rate limit is respected without asking it again. */
-  const backoff = new Map<string, number>();
+  const backoffs = deps.backoffs ?? createLiveBackoffs(() => now().getTime());
   /** Cameras that refused an extension (battery ones): their streams are generated again instead. */
   const cannotExtend = new Set<string>();
 
@@ -152,21 +101,17 @@ export function createNestWebRtc(deps: NestWebRtcDeps) {
   const ended = (session: Session) => session.expiresAt.getTime() <= now().getTime();
 
   function checkBackoff(cameraId: string): void {
-    const until = backoff.get(cameraId);
-    if (until === undefined) return;
-    const left = Math.ceil((until - now().getTime()) / 1000);
-    if (left > 0) throw webrtcErrors.rateLimited(left);
-    backoff.delete(cameraId);
+    const backoff = backoffs.current(cameraId);
+    if (backoff) throw webrtcErrors.rateLimited(backoffs.secondsLeft(backoff));
   }
 
   /** Google's refusal, as the viewer should hear it; a 429 starts the camera's back-off. */
   function refusal(err: unknown, cameraId: string): Error {
     if (err instanceof NestGrantError) return nestErrors.notLinked();
     if (err instanceof NestProviderError && err.status === 429) {
-      const said = err.retryAfterS;
-      const seconds = Math.min(MAX_BACKOFF_S, said ?? DEFAULT_BACKOFF_S);
-      backoff.set(cameraId, now().getTime() + seconds * 1000);
-      return webrtcErrors.rateLimited(seconds);
+      const backoff = backoffs.refused(cameraId, err);
+      log.warn({ cameraId, retryInMs: backoff.delayMs }, 'nest: WebRTC stream refused (429); backing off');
+      return webrtcErrors.rateLimited(backoffs.secondsLeft(backoff));
     }
     if (err instanceof AppError) return err;
     return webrtcErrors.provider((err as Error).message);
@@ -192,7 +137,7 @@ export function createNestWebRtc(deps: NestWebRtcDeps) {
   async function stopAtGoogle(session: Session): Promise<void> {
     if (!commands) return;
     try {
-      await commands.stop(await deps.token(session.userId), session.deviceName, session.mediaSessionId);
+      await commands.stop(session.userId, session.deviceName, session.mediaSessionId);
     } catch (err) {
       log.warn(
         { cameraId: session.cameraId, err: (err as Error).message },
@@ -218,10 +163,11 @@ export function createNestWebRtc(deps: NestWebRtcDeps) {
       checkBackoff(cameraId);
       let stream;
       try {
-        stream = await google.generate(await deps.token(userId), device.deviceName, offerSdp);
+        stream = await google.generate(userId, device.deviceName, offerSdp);
       } catch (err) {
         throw refusal(err, cameraId);
       }
+      backoffs.succeeded(cameraId);
       sweep();
       const session: Session = {
         id: randomBytes(16).toString('base64url'),
@@ -251,11 +197,7 @@ export function createNestWebRtc(deps: NestWebRtcDeps) {
       if (cannotExtend.has(cameraId)) throw webrtcErrors.newOffer();
       checkBackoff(cameraId);
       try {
-        const next = await google.extend(
-          await deps.token(userId),
-          session.deviceName,
-          session.mediaSessionId,
-        );
+        const next = await google.extend(userId, session.deviceName, session.mediaSessionId);
         session.mediaSessionId = next.mediaSessionId;
         session.expiresAt = next.expiresAt;
         return { expires_at: next.expiresAt.toISOString() };
