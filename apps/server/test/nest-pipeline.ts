@@ -1,9 +1,11 @@
 /**
  * A linked Nest doorbell ("Front Door Doorbell") whose Pub/Sub events run through the whole pipeline of a test
- * app, with a stand-in vision engine: what the Nest event-to-alert tests share.
+ * app, with a stand-in vision engine that sees a person in every frame: what the Nest event-to-alert tests
+ * share.
  */
 import type { Activity, ChatMessage } from '@homesitter/contract';
 import type { VisionEngine } from '../src/adapters/vision/vision.js';
+import { person } from '../src/modules/analysis/analysis.test-support.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from './app.js';
 import { stateReached } from './calls.js';
 import { linkNest, sdmDevice, startFakeGoogle, type FakeGoogle } from './fake-google.js';
@@ -16,6 +18,8 @@ export interface NestPipeline {
   t: TestApp;
   google: FakeGoogle;
   who: TestUser;
+  /** How many frames the vision engine was shown so far. */
+  framesSeen(): number;
   /** Resolves once Google saw the Pub/Sub message acknowledged (the event was taken). */
   acked(messageId: string): Promise<unknown>;
   /** The user's activities, newest first. */
@@ -26,19 +30,28 @@ export interface NestPipeline {
 }
 
 export async function startNestPipeline(options: {
-  vision: VisionEngine;
   /** What GenerateImage hands out. */
   image?: Buffer;
   /** What a clip preview's address serves. */
   clip?: Buffer;
 }): Promise<NestPipeline> {
+  let framesSeen = 0;
+  const seesAPerson: VisionEngine = {
+    kind: 'local',
+    analyse: async () => {
+      framesSeen += 1;
+      return { width: 1280, height: 720, objects: [person()], faces: [] };
+    },
+    embedFaces: async () => [],
+    close: async () => undefined,
+  };
   const google = await startFakeGoogle(NEST_PROJECT);
   if (options.image) google.state.image = options.image;
   if (options.clip) google.state.clip = options.clip;
   google.state.devices = [sdmDevice(NEST_PROJECT, NEST_DOORBELL, { type: 'DOORBELL', room: 'Front Door' })];
   const t = await createTestApp({
     env: { ...google.env, NEST_PUBSUB_SUBSCRIPTION: google.subscription },
-    vision: options.vision,
+    vision: seesAPerson,
   });
   const who = await signUp(t);
   await linkNest(t, who);
@@ -49,6 +62,7 @@ export async function startNestPipeline(options: {
     t,
     google,
     who,
+    framesSeen: () => framesSeen,
     acked: (messageId) =>
       stateReached(
         async () => google.state.acknowledged,

@@ -28,6 +28,32 @@ const message = (id: string, videos: VideoAttachment[]): ChatMessage => ({
   reply_to_message: null,
 });
 
+/** A person at the Haustür, analysed, described in English when it happened. */
+const analysedActivity = (alertMessageId: string | null) =>
+  ({
+    id: KEPT,
+    alertMessageId,
+    cameraName: 'Haustür',
+    occurredAt: new Date('2025-06-10T13:12:00Z'),
+    analysedAt: new Date('2025-06-10T13:12:05Z'),
+    mediaKind: 'image',
+    objects: [{ kind: 'person', label: 'person', score: 0.9 }],
+    recognised: [],
+    routine: null,
+    description: 'A person walked up to the Haustür at 3:12 PM.',
+    descriptionLocalized: null,
+  }) as unknown as ActivityRow;
+
+/** The refresher over that one activity, for a reader in Berlin who reads `language` now. */
+const refresherOf = (analysed: ActivityRow) => (preferredLanguage: string) =>
+  createAttachmentRefresher({
+    repo: {
+      findActivities: async () => [analysed],
+      reader: async () => ({ preferredLanguage, timezone: 'Europe/Berlin' }),
+    },
+    media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
+  });
+
 describe('fresh links for history attachments', () => {
   it('re-signs the clips of activities that still exist, in one query, and leaves the rest as they were', async () => {
     const asked: string[][] = [];
@@ -79,25 +105,7 @@ describe('fresh links for history attachments', () => {
   });
 
   it("captions each attachment in the user's language as it is now, whatever it was when sent", async () => {
-    const analysed = {
-      id: KEPT,
-      cameraName: 'Haustür',
-      occurredAt: new Date('2025-06-10T13:12:00Z'),
-      analysedAt: new Date('2025-06-10T13:12:05Z'),
-      mediaKind: 'image',
-      objects: [{ kind: 'person', label: 'person', score: 0.9 }],
-      recognised: [],
-      description: 'A person walked up to the Haustür at 3:12 PM.',
-      descriptionLocalized: null,
-    } as unknown as ActivityRow;
-    const refreshIn = (preferredLanguage: string) =>
-      createAttachmentRefresher({
-        repo: {
-          findActivities: async () => [analysed],
-          reader: async () => ({ preferredLanguage, timezone: 'Europe/Berlin' }),
-        },
-        media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
-      });
+    const refreshIn = refresherOf(analysedActivity(null));
     const [german] = await refreshIn('de')('u1', [message('m1', [video(KEPT)])]);
     expect(german!.videos[0]!.activity_description_in_preferred_language).toBe(
       'Eine Person kam um 15:12 zur Haustür.',
@@ -110,27 +118,7 @@ describe('fresh links for history attachments', () => {
 
   it("writes an alert's text again in the user's language as it is now; an answer about the event keeps its own", async () => {
     const alertId = '33333333-3333-4333-8333-333333333333';
-    const analysed = {
-      id: KEPT,
-      alertMessageId: alertId,
-      cameraName: 'Haustür',
-      occurredAt: new Date('2025-06-10T13:12:00Z'),
-      analysedAt: new Date('2025-06-10T13:12:05Z'),
-      mediaKind: 'image',
-      objects: [{ kind: 'person', label: 'person', score: 0.9 }],
-      recognised: [],
-      routine: null,
-      description: 'A person walked up to the Haustür at 3:12 PM.',
-      descriptionLocalized: null,
-    } as unknown as ActivityRow;
-    const refreshIn = (preferredLanguage: string) =>
-      createAttachmentRefresher({
-        repo: {
-          findActivities: async () => [analysed],
-          reader: async () => ({ preferredLanguage, timezone: 'Europe/Berlin' }),
-        },
-        media: async () => ({ video_url: null, hls_url: null, thumbnail_image_url: null }),
-      });
+    const refreshIn = refresherOf(analysedActivity(alertId));
     const alert = {
       ...message(alertId, [video(KEPT)]),
       text: 'A person walked up to the Haustür at 3:12 PM.',

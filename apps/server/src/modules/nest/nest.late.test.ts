@@ -6,8 +6,6 @@ import { messagePushed, recordCalls, stateReached } from '../../../test/calls.js
 import { sdmEvent, type FakeGoogle } from '../../../test/fake-google.js';
 import { fixturePath } from '../../../test/fixtures.js';
 import { NEST_PROJECT, startNestPipeline, type NestPipeline } from '../../../test/nest-pipeline.js';
-import type { VisionEngine } from '../../adapters/vision/vision.js';
-import { person } from '../analysis/analysis.test-support.js';
 
 /**
  * Nest events whose picture is gone (older than Google keeps it when they arrive, or GenerateImage says it
@@ -22,25 +20,12 @@ const MOTION = 'sdm.devices.events.CameraMotion.Motion';
 const CLIP_PREVIEW = 'sdm.devices.events.CameraClipPreview.ClipPreview';
 const CAMERA = 'Front Door Doorbell';
 const NO_PICTURE = "No picture: the event reached Homesitter after Google's picture had expired.";
-/** A stand-in engine that sees a person in every frame it is shown, and counts the frames. */
-let framesSeen = 0;
-const seesAPerson: VisionEngine = {
-  kind: 'local',
-  analyse: async () => {
-    framesSeen += 1;
-    return { width: 640, height: 360, objects: [person()], faces: [] };
-  },
-  embedFaces: async () => [],
-  close: async () => undefined,
-};
-
 let nest: NestPipeline;
 let t: TestApp;
 let google: FakeGoogle;
 let who: TestUser;
 beforeAll(async () => {
   nest = await startNestPipeline({
-    vision: seesAPerson,
     image: readFileSync(fixturePath('person-obama-1.jpg')),
     clip: readFileSync(fixturePath('clip-person.mp4')),
   });
@@ -102,7 +87,7 @@ describe('a Nest event that arrives after its picture expired', () => {
     );
     expect(google.state.generateImageCalls).toBe(0);
     expect(google.state.imageFetches).toBe(0);
-    expect(framesSeen).toBe(0);
+    expect(nest.framesSeen()).toBe(0);
 
     // Delivered again (Pub/Sub is at-least-once): taken, nothing new.
     await acked(google.publish(message));
@@ -149,7 +134,7 @@ describe('a Nest event that arrives after its picture expired', () => {
     expect(withClip.hls_url).toEqual(expect.any(String));
     expect(withClip.thumbnail_image_url).toEqual(expect.any(String));
     expect(withClip.activity_description).not.toContain('No picture');
-    expect(framesSeen).toBeGreaterThan(0);
+    expect(nest.framesSeen()).toBeGreaterThan(0);
     expect(google.state.clipFetches).toBe(1);
 
     // The alert sent stays the one alert; its message now shows the clip.
