@@ -1,6 +1,11 @@
-import type { HelperConfigureRequest, HelperJobs, StreamConnectionInput } from '@homesitter/contract';
+import type {
+  DiscoveryEvent,
+  HelperConfigureRequest,
+  HelperJobs,
+  StreamConnectionInput,
+} from '@homesitter/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, type Dispatch } from 'react';
+import { useCallback, type Dispatch } from 'react';
 import type { FlowAction } from './flow';
 import { HELPER_ERROR_CODES } from '@homesitter/contract/runtime';
 import { helper, isHelperError, isHelperGone } from './helperClient';
@@ -8,6 +13,7 @@ import { checkHelper, type HelperCheck } from './helperProblems';
 import { phone } from './phone/phoneClient';
 import { findsCamerasItself } from './phoneDiscovery';
 import { fetchHelperConnected, fetchHelperDownloads } from './serverHelper';
+import { useFlowScan } from './useFlowScan';
 
 export const helperCheckKey = ['helper', 'check'] as const;
 export const helperJobsKey = ['helper', 'jobs'] as const;
@@ -135,53 +141,32 @@ export function useSignOutHelper() {
   });
 }
 
+/** `GET /discover`, asked again a few times while the helper answers busy. */
+function helperScan(
+  onEvent: (event: DiscoveryEvent) => void,
+  signal: AbortSignal,
+  left = SCAN_BUSY_RETRIES,
+): Promise<void> {
+  return helper.discover(onEvent, signal).catch(async (error: unknown) => {
+    // The scan just stopped (Rescan) may still be winding down in the helper: it answers busy a moment.
+    if (left > 0 && isHelperError(error) && error.code === HELPER_ERROR_CODES.busy) {
+      await new Promise((resolve) => setTimeout(resolve, SCAN_BUSY_RETRY_MS));
+      if (!signal.aborted) return helperScan(onEvent, signal, left - 1);
+    }
+    throw error;
+  });
+}
+
 /**
  * One scan at a time: `start` (again) streams `GET /discover` into the flow, `stop` ends it keeping what
  * was found; leaving the screen stops it. A helper that stops answering reports `helperLost`.
  */
 export function useDiscoveryScan(dispatch: Dispatch<FlowAction>) {
-  const running = useRef<AbortController | null>(null);
-
-  const stop = useCallback(() => {
-    if (!running.current) return;
-    running.current.abort();
-    running.current = null;
-    dispatch({ type: 'scanStopped' });
-  }, [dispatch]);
-
-  const start = useCallback(() => {
-    running.current?.abort();
-    const controller = new AbortController();
-    running.current = controller;
-    dispatch({ type: 'scanStarted', at: Date.now() });
-    const attempt = (left: number): Promise<void> =>
-      helper
-        .discover((event) => dispatch({ type: 'scanEvent', event }), controller.signal)
-        .catch(async (error: unknown) => {
-          // The scan just stopped (Rescan) may still be winding down in the helper: it answers busy a moment.
-          if (left > 0 && isHelperError(error) && error.code === HELPER_ERROR_CODES.busy) {
-            await new Promise((resolve) => setTimeout(resolve, SCAN_BUSY_RETRY_MS));
-            if (!controller.signal.aborted) return attempt(left - 1);
-          }
-          throw error;
-        });
-    attempt(SCAN_BUSY_RETRIES)
-      .then(
-        () => {
-          if (!controller.signal.aborted) dispatch({ type: 'scanEnded' });
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          dispatch({ type: 'scanFailed' });
-          if (isHelperGone(error)) dispatch({ type: 'helperLost' });
-        },
-      )
-      .finally(() => {
-        if (running.current === controller) running.current = null;
-      });
-  }, [dispatch]);
-
-  useEffect(() => () => running.current?.abort(), []);
-
-  return { start, stop };
+  const failed = useCallback(
+    (error: unknown) => {
+      if (isHelperGone(error)) dispatch({ type: 'helperLost' });
+    },
+    [dispatch],
+  );
+  return useFlowScan(dispatch, helperScan, failed);
 }
