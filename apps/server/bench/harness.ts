@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatMessage } from '@homesitter/contract';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { serverPath } from '../src/platform/paths.js';
 import { cpuTicks, statusMb, visionChildren } from './proc.js';
+import { freePort } from '../test/ports.js';
 
 /** A built server in its own process on a fresh data directory, as `npm start` runs it. */
 export interface BenchServer {
@@ -25,14 +25,6 @@ export interface BenchServer {
    */
   visionSettled(timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as { port: number };
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {

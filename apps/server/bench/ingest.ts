@@ -13,7 +13,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -24,6 +23,7 @@ import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { FFMPEG } from '../test/clips.js';
 import { postJson, startBenchServer } from './harness.js';
 import { CLOCK_TICKS, cpuTicks } from './proc.js';
+import { freePort } from '../test/ports.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -32,14 +32,6 @@ const CAMERA_PER_UPLOAD = process.env.BENCH_CAMERAS === 'upload';
 /** How long after the load the last activities may take before they count as lost. */
 const DRAIN_TIMEOUT_MS = 60_000;
 const TARGET_BYTES = 200 * 1024;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as { port: number };
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -14,7 +14,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -30,6 +29,7 @@ import sharp from 'sharp';
 import { resolveMediaTool } from '../src/modules/media/tool-paths.js';
 import { fixturePath } from '../test/fixtures.js';
 import { alertListener, postJson, startBenchServer } from './harness.js';
+import { freePort } from '../test/ports.js';
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50);
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 10);
@@ -37,14 +37,6 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 10);
 const CAMERA_LOGIN = { username: 'bench', password: 'bench-camera-pass' };
 /** Longest wait for one alert before the run counts it as lost. */
 const ALERT_TIMEOUT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as { port: number };
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;

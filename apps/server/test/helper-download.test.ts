@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHelperBuilder, OWN_BUILD_NAME } from '../src/modules/helper/helper.build.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createTestApp, type TestApp } from './app.js';
+import { freePort } from './ports.js';
 
 /**
  * The helper download for the OS the server runs on, built for real by the helper's own build on the first
@@ -23,15 +24,6 @@ interface Listed {
   data: { os: string; arch: string; url: string; size: number | null }[];
 }
 const listDownloads = async () => (await (await fetch(`${base}/api/helper/downloads`)).json()) as Listed;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   t = await createTestApp({

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'basic-ftp';
@@ -10,6 +9,8 @@ import { serverPath } from '../src/platform/paths.js';
 import { seedServerDataDir } from './database.js';
 import { ftpBurst } from './ftp-burst.js';
 import { jpegWithLocation } from './images.js';
+import { freePort } from './ports.js';
+import { cameraOwnerOverHttp } from './camera-owner.js';
 
 // The acknowledgement guarantee under a crash, with the real process as `npm start` runs it: 8 FTP clients
 // upload 200 files, the server is killed with SIGKILL midway and started again, and afterwards every upload
@@ -18,14 +19,6 @@ import { jpegWithLocation } from './images.js';
 const CLIENTS = 8;
 const FILES_PER_CLIENT = 25;
 const KILL_AFTER_ACKS = 90;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const exited = (child: ChildProcess) =>
@@ -111,28 +104,7 @@ describe('camera ingest across a crash', () => {
     await ready();
 
     // A user and their camera upload login, through the API.
-    const post = (path: string, body: unknown, token?: string) =>
-      fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-    const signUp = await post('/api/auth/sign-up', {
-      email: 'crash@example.com',
-      password: 'correct horse battery',
-    });
-    expect(signUp.status).toBe(201);
-    const { idToken } = (await signUp.json()) as { idToken: string };
-    expect(
-      (await post('/api/users', { timezone: 'UTC', phone_number: '(555) 123-4567' }, idToken)).status,
-    ).toBe(201);
-    const credentials = await fetch(`${base}/api/users/camera-email-credentials`, {
-      headers: { authorization: `Bearer ${idToken}` },
-    });
-    const login = ((await credentials.json()) as { data: { username: string; password: string } }).data;
+    const { idToken, login } = await cameraOwnerOverHttp(base, 'crash@example.com');
 
     const jpeg = await jpegWithLocation(320, 240);
     let killed = false;

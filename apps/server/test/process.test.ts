@@ -2,23 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/admin/cli.js';
 import { loadConfig } from '../src/platform/config.js';
 import { serverPath } from '../src/platform/paths.js';
+import { freePort } from './ports.js';
 
 // The real process, as `npm start` runs it: a port, a data directory on disk, signals.
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hs-process-'));
 const webDir = mkdtempSync(join(tmpdir(), 'hs-web-'));

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,6 +12,8 @@ import { createDatabase, pgliteDirFor } from '../src/platform/db/client.js';
 import { serverPath } from '../src/platform/paths.js';
 import { seedServerDataDir } from './database.js';
 import { jpegWithLocation } from './images.js';
+import { freePort } from './ports.js';
+import { cameraOwnerOverHttp } from './camera-owner.js';
 
 // The acknowledgement guarantee across a SIGTERM, with the real process as `npm start` runs it: 8 FTP clients
 // upload in a loop, the server is told to stop midway, and afterwards every upload a client heard 226 for is
@@ -21,14 +23,6 @@ import { jpegWithLocation } from './images.js';
 
 const CLIENTS = 8;
 const SIGTERM_AFTER_ACKS = 40;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,28 +118,7 @@ describe('stopping the server under camera uploads', () => {
     child = start();
     await ready();
 
-    const post = (path: string, body: unknown, token?: string) =>
-      fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-    const signUp = await post('/api/auth/sign-up', {
-      email: 'stop@example.com',
-      password: 'correct horse battery',
-    });
-    expect(signUp.status).toBe(201);
-    const { idToken } = (await signUp.json()) as { idToken: string };
-    expect(
-      (await post('/api/users', { timezone: 'UTC', phone_number: '(555) 123-4567' }, idToken)).status,
-    ).toBe(201);
-    const credentials = await fetch(`${base}/api/users/camera-email-credentials`, {
-      headers: { authorization: `Bearer ${idToken}` },
-    });
-    const login = ((await credentials.json()) as { data: { username: string; password: string } }).data;
+    const { login } = await cameraOwnerOverHttp(base, 'stop@example.com');
 
     // A browser's connection, kept alive from before the signal.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -3,11 +3,11 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync }
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import type { TestApp } from '../app.js';
 import { duplicatedUploads } from '../ftp-burst.js';
 import { startFakeS3 } from '../fake-s3.js';
+import { freePort } from '../ports.js';
 
 /**
  * The fake S3 behind a switch: while `failing`, every write (PUT, and DeleteObjects) is answered
@@ -174,18 +174,6 @@ export async function until<T>(
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
-}
-
-/** A port free now (a server started right after may take it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));

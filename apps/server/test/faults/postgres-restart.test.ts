@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverPath } from '../../src/platform/paths.js';
 import { duplicatedUploads, ftpBurst, type BurstRefusal } from '../ftp-burst.js';
 import { jpegWithLocation } from '../images.js';
-import { canRunPostgres, freePort, startPrivatePostgres, until, whyNoPostgres } from './fault-support.js';
+import { canRunPostgres, startPrivatePostgres, until, whyNoPostgres } from './fault-support.js';
+import { freePort } from '../ports.js';
+import { cameraOwnerOverHttp } from '../camera-owner.js';
 
 // PostgreSQL restarted under the server during an 8-camera FTP burst, with the real server process as
 // `npm start` runs it on a private cluster (so the test may stop it): every upload answered 226 is stored
@@ -107,33 +109,8 @@ describe.skipIf(!runnable)('PostgreSQL restarted during an upload burst', () => 
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  const api = (path: string, body?: unknown, token?: string) =>
-    fetch(`${base}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
   it('refuses uploads while it is down, loses none it acknowledged, and recovers by itself', async () => {
-    const signUp = await api('/api/auth/sign-up', {
-      email: 'restart@example.com',
-      password: 'correct horse battery',
-    });
-    expect(signUp.status).toBe(201);
-    const { idToken } = (await signUp.json()) as { idToken: string };
-    expect(
-      (await api('/api/users', { timezone: 'UTC', phone_number: '(555) 123-4567' }, idToken)).status,
-    ).toBe(201);
-    const login = (
-      (await (await api('/api/users/camera-email-credentials', undefined, idToken)).json()) as {
-        data: { username: string; password: string };
-      }
-    ).data;
-    const userId = (
-      (await (await api('/api/users/profile', undefined, idToken)).json()) as {
-        data: { user_uuid: string };
-      }
-    ).data.user_uuid;
+    const { login, userId } = await cameraOwnerOverHttp(base, 'restart@example.com');
 
     // The restart: a clean ("fast") stop that ends every session, OUTAGE_MS down, then up again.
     let down = 0;

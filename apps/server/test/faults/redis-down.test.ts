@@ -7,7 +7,8 @@ import type { VisionEngine } from '../../src/adapters/vision/vision.js';
 import { person } from '../../src/modules/analysis/analysis.test-support.js';
 import { smallJpeg } from '../../src/modules/ingest/ingest.test-support.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../app.js';
-import { canRunRedis, freePort, startPrivateRedis, until } from './fault-support.js';
+import { canRunRedis, startPrivateRedis, until } from './fault-support.js';
+import { freePort } from '../ports.js';
 
 // Redis down under a running server (REDIS_URL pointing at a private redis-server this test kills): the
 // app's own clients still hear their events (the fan-out falls back to this instance), uploads, API calls

@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverPath } from '../../src/platform/paths.js';
 import { duplicatedUploads, ftpBurst } from '../ftp-burst.js';
 import { jpegWithLocation } from '../images.js';
-import { canRunRedis, freePort, startPrivateRedis, until } from './fault-support.js';
+import { canRunRedis, startPrivateRedis, until } from './fault-support.js';
+import { freePort } from '../ports.js';
+import { cameraOwnerOverHttp } from '../camera-owner.js';
 
 // Two server instances on one PostgreSQL database and one Redis, as real processes: an upload to instance A
 // alerts a client connected to instance B; then A is killed with SIGKILL during an 8-camera FTP burst, the
@@ -163,17 +165,7 @@ describe.skipIf(!runnable)('two server instances on one database and Redis', () 
     });
 
   it('alerts a client of instance B about an upload to instance A', async () => {
-    const signUp = await api(a, '/api/auth/sign-up', {
-      email: 'two@example.com',
-      password: 'correct horse battery',
-    });
-    expect(signUp.status).toBe(201);
-    idToken = ((await signUp.json()) as { idToken: string }).idToken;
-    expect((await api(a, '/api/users', { timezone: 'UTC', phone_number: '(555) 123-4567' })).status).toBe(
-      201,
-    );
-    login = ((await (await api(a, '/api/users/camera-email-credentials')).json()) as { data: typeof login })
-      .data;
+    ({ idToken, login } = await cameraOwnerOverHttp(a.base, 'two@example.com'));
     // Instance B knows the user A signed up.
     const profile = await api(b, '/api/users/profile');
     expect(profile.status).toBe(200);

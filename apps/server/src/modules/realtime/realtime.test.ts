@@ -1,4 +1,4 @@
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import type { ChatMessage } from '@homesitter/contract';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import { createInProcessFanout } from '../../adapters/fanout/inprocess.fanout.js
 import { createRedisFanout } from '../../adapters/fanout/redis.fanout.js';
 import { createServer } from '../../app.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
+import { freePort } from '../../../test/ports.js';
 
 let t: TestApp;
 let rose: TestUser;
@@ -18,18 +19,6 @@ const open: HubConnection[] = [];
 async function listen(app: FastifyInstance, port = 0): Promise<string> {
   await app.listen({ port, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
-
-/** A port free now: the app's PUBLIC_URL names it before the app listens there. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 beforeAll(async () => {
