@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SdmDevice } from '../src/modules/nest/nest.google.js';
-import type { TestApp, TestUser } from './app.js';
 import { mediaOrder, startFakeCameraPeer, type FakeCameraPeer } from './fake-nest-camera.js';
 
 /**
@@ -73,6 +72,8 @@ export async function startFakeGoogle(projectId = 'test-project') {
     webrtcGenerated: 0,
     webrtcExtended: 0,
     webrtcStopped: 0,
+    /** The WebRTC camera peers send real pictures (VP8 from ffmpeg) that a browser plays (fake-nest-camera.ts). */
+    webrtcPictures: false,
     /** Devices (their ids) that refuse ExtendWebRtcStream, as battery cameras do. */
     batteryDevices: new Set<string>(),
     /** GenerateImage answers that the event's image is no longer there (400 FAILED_PRECONDITION). */
@@ -255,7 +256,7 @@ export async function startFakeGoogle(projectId = 'test-project') {
             const offer = params.offerSdp ?? '';
             if (mediaOrder(offer).join(',') !== 'audio,video,application')
               return invalid('The offer must have audio, video and a data channel, in that order.');
-            void startFakeCameraPeer(offer).then(
+            void startFakeCameraPeer(offer, { pictures: state.webrtcPictures }).then(
               (peer) => {
                 state.webrtcGenerated += 1;
                 const mediaSessionId = randomBytes(12).toString('hex');
@@ -495,12 +496,4 @@ export function sdmEvent(
     eventThreadState: 'STARTED',
     resourceGroup: [device],
   };
-}
-
-/** Links a user's Google account through the fake's consent page, as the browser would. */
-export async function linkNest(t: TestApp, who: TestUser): Promise<void> {
-  const link = await t.app.inject({ method: 'POST', url: '/api/nest/link', headers: who.auth });
-  const page = await fetch(link.json<{ data: { url: string } }>().data.url, { redirect: 'manual' });
-  const back = new URL(page.headers.get('location')!);
-  await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
 }

@@ -8,7 +8,8 @@ import type { VisionEngine } from '../src/adapters/vision/vision.js';
 import { person } from '../src/modules/analysis/analysis.test-support.js';
 import { createTestApp, signUp, type TestApp, type TestUser } from './app.js';
 import { stateReached } from './calls.js';
-import { linkNest, sdmDevice, startFakeGoogle, type FakeGoogle } from './fake-google.js';
+import { sdmDevice, startFakeGoogle, type FakeGoogle } from './fake-google.js';
+import { linkNest } from './nest-link.js';
 
 export const NEST_PROJECT = 'test-project';
 /** The doorbell's SDM device id (`sdmEvent(NEST_PROJECT, NEST_DOORBELL, …)`). */

@@ -5,8 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { seedServerDataDir } from '../../server/test/database';
+import { sdmDevice, startFakeGoogle } from '../../server/test/fake-google';
 import { startFakeStripe } from '../../server/test/fake-stripe';
 import { freePort } from '../../server/test/ports';
+
+/**
+ * The Nest camera every e2e server's fake Google offers to an account that links Google Nest: a WebRTC-only
+ * doorbell (as the newer ones are) whose stream shows ffmpeg's test pattern.
+ */
+export const E2E_NEST_CAMERA = 'Front Door Doorbell';
 
 /** One server of the suite: where it listens, its data directory (the mail outbox) and its operator token. */
 export interface E2EServer {
@@ -51,6 +58,12 @@ async function startServer(dataDir: string): Promise<{ server: E2EServer; stop()
     webhookSecret: 'whsec_e2e',
     secretKey: 'sk_test_e2e',
   });
+  // Nest on, against a local fake of Google's consent, token and SDM endpoints (server/test/fake-google.ts).
+  const google = await startFakeGoogle();
+  google.state.devices = [
+    sdmDevice('test-project', 'doorbell', { type: 'DOORBELL', room: 'Front Door', protocols: ['WEB_RTC'] }),
+  ];
+  google.state.webrtcPictures = true;
   const child = spawn('npm', ['start'], {
     cwd: root,
     env: {
@@ -75,6 +88,7 @@ async function startServer(dataDir: string): Promise<{ server: E2EServer; stop()
       STRIPE_API_BASE: stripe.url,
       STRIPE_PRICE_MONTHLY: stripe.prices.monthly,
       STRIPE_PRICE_YEARLY: stripe.prices.yearly,
+      ...google.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
@@ -86,6 +100,7 @@ async function startServer(dataDir: string): Promise<{ server: E2EServer; stop()
       // the process group is gone already (npm start failed)
     }
     await stripe.close();
+    await google.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {

@@ -5,14 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
 import { stateReached } from '../../../test/calls.js';
-import {
-  linkNest,
-  sdmDevice,
-  sdmEvent,
-  startFakeGoogle,
-  type FakeGoogle,
-} from '../../../test/fake-google.js';
+import { sdmDevice, sdmEvent, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
 import { jpegWithLocation } from '../../../test/images.js';
+import { linkNest } from '../../../test/nest-link.js';
 
 const P = 'test-project';
 let t: TestApp;

@@ -9,8 +9,9 @@ import type { CameraLive } from '@homesitter/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
-import { linkNest, sdmDevice, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
+import { sdmDevice, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
 import type { LiveClock } from './nest.live.js';
+import { linkNest } from '../../../test/nest-link.js';
 
 /**
  * Nest live view on demand, on a real stream: the fake Google hands out RTSP addresses on the tests' RTSP

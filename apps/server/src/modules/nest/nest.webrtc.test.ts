@@ -2,11 +2,12 @@ import type { CameraLive, WebRtcSession } from '@homesitter/contract';
 import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp, type TestUser } from '../../../test/app.js';
-import { linkNest, sdmDevice, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
+import { sdmDevice, startFakeGoogle, type FakeGoogle } from '../../../test/fake-google.js';
 import { LOOPBACK_PEER } from '../../../test/fake-nest-camera.js';
 import { NestProviderError } from './nest.google.js';
 import { createNestWebRtc, type WebRtcCommands } from './nest.webrtc.js';
 import type { NestDeviceRow } from './nest.repository.js';
+import { linkNest } from '../../../test/nest-link.js';
 
 let t: TestApp;
 let google: FakeGoogle;
