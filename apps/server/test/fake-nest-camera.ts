@@ -91,7 +91,9 @@ export async function startFakeCameraPeer(
   };
   let started = false;
   let ended = false;
+  // Once: the connection closing and close() both end it.
   const end = () => {
+    if (ended) return;
     ended = true;
     stopSending();
   };
